@@ -1,0 +1,21 @@
+"""catena: the board game Catena, with a Cython core.
+
+>>> import catena
+>>> pos = catena.Position()
+>>> len(pos.legal_moves())      # F1: 91 cells and the button
+92
+"""
+
+from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError
+from catena.results import Claim, Outcome, PlayoutStats, Ribbon
+from catena._geometry import Move, cell_name, cells, neighbours, parse_cell, symmetries
+from catena._position import (GAME_TYPES, SCORINGS, Position, perft, position_bytes,
+                              random_playouts)
+from catena.game import Game
+
+__all__ = [
+    "CatenaError", "CellError", "Claim", "GAME_TYPES", "Game", "IllegalMoveError", "Move",
+    "Outcome", "PlayoutStats", "Position", "Ribbon", "SCORINGS", "SetupError", "cell_name",
+    "cells", "neighbours", "parse_cell", "perft", "position_bytes", "random_playouts",
+    "symmetries",
+]

@@ -1,0 +1,38 @@
+# The hexhex board of side 1..10 (R1-R3): cells, neighbours, symmetries and
+# Zobrist keys, built once per side and shared by every position of that side.
+
+from libc.stdint cimport int16_t, uint8_t, uint64_t
+
+cdef enum:
+    MIN_SIZE = 1
+    MAX_SIZE = 10
+    MAX_CELLS = 271          # 3*10*9 + 1 cells on side 10
+    MAX_MOVES = 272          # every cell plus the button
+    NUM_SYMMETRIES = 12      # 6 rotations x (identity, mirror)
+    MAX_COORD = 19           # columns and rows run 1..2n-1
+
+ctypedef struct Geometry:
+    int size                                  # side n
+    int ncells                                # 3n(n-1)+1
+    int button                                # the button's move index (== ncells)
+    uint8_t nnb[MAX_CELLS]                    # number of on-board neighbours of each cell
+    int16_t nb[MAX_CELLS][6]                  # the neighbours, first nnb[c] entries valid
+    uint8_t column[MAX_CELLS]                 # 1-based column of each cell
+    uint8_t row[MAX_CELLS]                    # 1-based row of each cell
+    int16_t cell_at[MAX_COORD + 2][MAX_COORD + 2]  # [column][row] -> cell index, -1 off board
+    int16_t sym[NUM_SYMMETRIES][MAX_CELLS]    # sym[k][c]: image of cell c under symmetry k (k = 0 is the identity)
+    uint64_t zobrist_stone[MAX_CELLS][3]      # key of a black ([1]) or white ([2]) stone on a cell; [0] is 0
+    uint64_t zobrist_flip[MAX_CELLS]          # zobrist_stone[c][1] ^ zobrist_stone[c][2]: a recoloured stone
+    uint64_t zobrist_white_to_move
+    uint64_t zobrist_button[3]                # button untaken ([0] is 0), taken by black, taken by white
+    uint64_t zobrist_second_stone             # double placement: the next stone is the second of its turn
+
+cdef const Geometry* geometry_for(int size) except NULL
+
+cdef class Move:
+    cdef readonly int index        # cell index, or ncells for the button
+    cdef readonly int size         # board side the move belongs to
+    cdef readonly str name         # "F6" or "button"
+
+cdef tuple moves_for_size(int size)
+cdef Move move_for_name(object name, int size)

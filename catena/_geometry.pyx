@@ -1,0 +1,252 @@
+# cython: language_level=3
+"""Board geometry and notation (R1-R3).
+
+A cell is a dense index 0..ncells-1, numbered by column then row (A1, A2, ...,
+B1, ...). Its name is the column letter followed by the row number.  A move is a
+cell index or the button, whose index is ``ncells``.
+"""
+
+from libc.stdlib cimport malloc
+from libc.string cimport memset
+
+from catena.errors import CellError
+
+cdef Geometry* _geometries[MAX_SIZE + 1]
+memset(_geometries, 0, sizeof(_geometries))
+
+# Cube coordinates of the unit steps R3 allows: (c, r) -> (a, -b, b - a) with
+# a = c - n, b = r - n keeps every neighbour step a unit cube step.
+cdef int _STEP_COLUMN[6]
+cdef int _STEP_ROW[6]
+_STEP_COLUMN[:] = [1, -1, 0, 0, 1, -1]
+_STEP_ROW[:] = [0, 0, 1, -1, 1, -1]
+
+
+cdef inline uint64_t _splitmix64(uint64_t* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void _symmetry_image(int n, int k, int c, int r, int* oc, int* orow) noexcept nogil:
+    """Image of cell (c, r) under symmetry k: rotate by k % 6 sixths, mirror if k >= 6."""
+    cdef int x = c - n, y = -(r - n), z = (r - n) - (c - n), t, i
+    if k >= 6:                          # mirror: swap the y and z axes
+        t = y; y = z; z = t
+    for i in range(k % 6):              # rotate 60 degrees: (x, y, z) -> (-z, -x, -y)
+        t = x; x = -z; z = -y; y = -t
+    oc[0] = x + n
+    orow[0] = -y + n
+
+
+cdef Geometry* _build(int n) except NULL:
+    cdef Geometry* g = <Geometry*>malloc(sizeof(Geometry))
+    if g == NULL:
+        raise MemoryError()
+    memset(g, 0, sizeof(Geometry))
+    g.size = n
+    cdef int c, r, i, k, cell = 0, nc, nr, oc, orow
+    for c in range(MAX_COORD + 2):
+        for r in range(MAX_COORD + 2):
+            g.cell_at[c][r] = -1
+    for c in range(1, 2 * n):
+        for r in range(1, 2 * n):
+            if abs(c - r) <= n - 1:
+                g.cell_at[c][r] = cell
+                g.column[cell] = c
+                g.row[cell] = r
+                cell += 1
+    g.ncells = cell
+    g.button = cell
+    for cell in range(g.ncells):
+        c = g.column[cell]
+        r = g.row[cell]
+        for i in range(6):
+            nc = c + _STEP_COLUMN[i]
+            nr = r + _STEP_ROW[i]
+            if 1 <= nc <= 2 * n - 1 and 1 <= nr <= 2 * n - 1 and g.cell_at[nc][nr] >= 0:
+                g.nb[cell][g.nnb[cell]] = g.cell_at[nc][nr]
+                g.nnb[cell] += 1
+        for k in range(NUM_SYMMETRIES):
+            _symmetry_image(n, k, c, r, &oc, &orow)
+            g.sym[k][cell] = g.cell_at[oc][orow]
+    cdef uint64_t seed = 0xCA7E7A0000000000ULL + <uint64_t>n
+    for cell in range(g.ncells):
+        g.zobrist_stone[cell][1] = _splitmix64(&seed)
+        g.zobrist_stone[cell][2] = _splitmix64(&seed)
+        g.zobrist_flip[cell] = g.zobrist_stone[cell][1] ^ g.zobrist_stone[cell][2]
+    g.zobrist_white_to_move = _splitmix64(&seed)
+    g.zobrist_button[1] = _splitmix64(&seed)
+    g.zobrist_button[2] = _splitmix64(&seed)
+    g.zobrist_second_stone = _splitmix64(&seed)
+    return g
+
+
+def check_size(size):
+    """Return ``size`` as an int if it is a supported board side (R1), else raise ValueError."""
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise TypeError(f"board size must be an int, not {type(size).__name__}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"board size {size} is out of range: the side must be 1 to 10")
+    return int(size)
+
+
+cdef const Geometry* geometry_for(int size) except NULL:
+    """The shared tables of one board side, built on first use."""
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"board size {size} is out of range: the side must be 1 to 10")
+    if _geometries[size] == NULL:
+        _geometries[size] = _build(size)
+    return _geometries[size]
+
+
+cdef dict _names = {}        # size -> tuple of cell names in index order
+cdef dict _indices = {}      # size -> {name: index}
+cdef dict _moves = {}        # size -> tuple of interned Move objects, the button last
+
+
+def cells(size=6):
+    """Cell names of the board of side ``size`` in index order (by column, then row).
+
+    >>> cells(2)
+    ('A1', 'A2', 'B1', 'B2', 'B3', 'C2', 'C3')
+    """
+    size = check_size(size)
+    names = _names.get(size)
+    if names is None:
+        g = geometry_for(size)
+        names = tuple(chr(64 + g.column[i]) + str(g.row[i]) for i in range(g.ncells))
+        _names[size] = names
+        _indices[size] = {name: i for i, name in enumerate(names)}
+    return names
+
+
+def cell_name(int index, size=6):
+    """The name of cell ``index`` on the board of side ``size``.
+
+    >>> cell_name(45, 6)
+    'F6'
+    """
+    names = cells(size)
+    if not 0 <= index < len(names):
+        raise CellError(f"cell index {index} is out of range: side {size} has cells 0 to {len(names) - 1}")
+    return names[index]
+
+
+def parse_cell(name, size=6):
+    """The index of the cell called ``name`` (case-insensitive) on the board of side ``size``.
+
+    >>> parse_cell("f6", 6)
+    45
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a cell name must be a str, not {type(name).__name__}")
+    cells(size)
+    index = _indices[size].get(name.strip().upper())
+    if index is None:
+        raise CellError(_explain_bad_name(name, size))
+    return index
+
+
+def _explain_bad_name(name, size):
+    text = name.strip().upper()
+    if len(text) < 2 or not ("A" <= text[0] <= "Z") or not text[1:].isdigit():
+        return f"{name!r} is not a cell name: expected a column letter and a row number, like 'F6'"
+    column = ord(text[0]) - 64
+    row = int(text[1:])
+    return (f"{name!r} is not on the board of side {size}: columns and rows run 1 to {2 * size - 1} "
+            f"and |column - row| must be at most {size - 1} (here column {column}, row {row})")
+
+
+def symmetries(size=6):
+    """The 12 symmetries of the board as tuples mapping each cell index to its image."""
+    size = check_size(size)
+    g = geometry_for(size)
+    return tuple(tuple(g.sym[k][i] for i in range(g.ncells)) for k in range(NUM_SYMMETRIES))
+
+
+def neighbours(cell, size=6):
+    """Indices of the cells adjacent to ``cell`` (an index or a name), in index order (R3)."""
+    size = check_size(size)
+    index = parse_cell(cell, size) if isinstance(cell, str) else cell
+    g = geometry_for(size)
+    if not 0 <= index < g.ncells:
+        raise CellError(f"cell index {index} is out of range: side {size} has cells 0 to {g.ncells - 1}")
+    return tuple(sorted(g.nb[index][i] for i in range(g.nnb[index])))
+
+
+cdef class Move:
+    """A move: a stone on a cell, or taking the button.
+
+    Moves are interned per board side and compare by side and index; ``str(move)``
+    is the cell name or ``"button"``.
+
+    >>> m = Move("f6")
+    >>> str(m), m.index, m.is_button
+    ('F6', 45, False)
+    >>> str(Move("button", size=3)), Move("button", size=3).index
+    ('button', 19)
+    """
+
+    def __init__(self, name, size=6):
+        size = check_size(size)
+        cdef Move m = move_for_name(name, size)
+        self.index = m.index
+        self.size = m.size
+        self.name = m.name
+
+    @property
+    def is_button(self):
+        return self.name == "button"
+
+    @property
+    def cell(self):
+        """The cell index, or None for the button."""
+        return None if self.name == "button" else self.index
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return f"Move({self.name!r})" if self.size == 6 else f"Move({self.name!r}, size={self.size})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (<Move>other).index == self.index and (<Move>other).size == self.size
+
+    def __hash__(self):
+        return hash((self.size, self.index))
+
+    def __reduce__(self):
+        return (Move, (self.name, self.size))
+
+
+cdef tuple moves_for_size(int size):
+    """The interned Move objects of one side: every cell in index order, then the button."""
+    cdef tuple table = _moves.get(size)
+    cdef Move m
+    if table is None:
+        names = cells(size)
+        out = []
+        for i, name in enumerate(names + ("button",)):
+            m = Move.__new__(Move)
+            m.index = i
+            m.size = size
+            m.name = name
+            out.append(m)
+        table = tuple(out)
+        _moves[size] = table
+    return table
+
+
+cdef Move move_for_name(object name, int size):
+    """The interned Move called ``name`` (a cell name or "button", any case)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a move must be a Move or a name like 'F6' or 'button', not {type(name).__name__}")
+    cdef tuple table = moves_for_size(size)
+    if name.strip().lower() == "button":
+        return table[len(table) - 1]
+    return table[parse_cell(name, size)]

@@ -1,0 +1,124 @@
+# The position core: a Catena position as plain C data with incremental
+# legality (R7-R8), ribbons tracked through their ends, bounded-ribbon detection
+# and claims (R9-R12), and make/unmake.  Everything here runs without the GIL.
+#
+# Ribbons are simple paths, so a ribbon is known by its two ends: each end
+# stores the other end, the length and the black count.  A stone's ribbon
+# neighbours are exactly its adjacent stones, and every cell keeps the count and
+# the XOR of the indices of its adjacent stones: for a stone that XOR, together
+# with the previous stone, gives the next one along the path.
+
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES
+from catena._rng cimport Rng
+
+cdef enum:
+    EMPTY = 0
+    BLACK = 1
+    WHITE = 2
+
+cdef enum:
+    GAME_KOMI = 0
+    GAME_NOKOMI = 1
+    GAME_DOUBLE = 2
+
+cdef enum:
+    SCORING_STANDARD = 0
+    SCORING_LONGEST = 1
+    SCORING_SQUARE = 2
+
+cdef enum:
+    MAX_REMOVED = 24     # legal cells one placement can remove (at most 1 + 6 + 2*6 + 2 = 21)
+    MAX_CLAIMS = 128     # ribbons one placement can bound (generous: each has an end near a removed cell)
+    MAX_LIST = 152       # MAX_REMOVED + MAX_CLAIMS: the cell list one move writes for its undo
+    MAX_SAVED = 3        # cells whose ribbon data a placement overwrites: the stone and the new ends
+    ALWAYS_TWO = 22      # double placement: with this many legal cells a second stone is certain
+    MAX_KOMI_LONGEST = 15
+
+ctypedef struct CellState:
+    uint8_t placed       # EMPTY, or the colour the stone was placed as
+    uint8_t legal        # 1 while a placement here is legal (R7)
+    uint8_t nstones      # adjacent stones; for a stone, its ribbon neighbours (0..2)
+    uint8_t owner        # at a ribbon end: 0 while unbounded, else who claimed it (R12)
+    uint16_t nbxor       # XOR of the indices of the adjacent stones
+    uint16_t other_end   # at a ribbon end: the other end (itself for a singleton)
+    uint16_t length      # at a ribbon end: stones in the ribbon
+    uint16_t nblack      # at a ribbon end: stones in it placed as black
+    uint16_t lidx        # while legal: index in the legal list
+
+ctypedef struct Header:
+    uint64_t hash            # Zobrist key of shown stones, side to move, button, stone of the turn
+    int16_t nlegal           # legal cells, the length of the legal list
+    int16_t nblack_stones    # black stones shown on the board (after claims)
+    int16_t nwhite_stones    # white stones shown on the board
+    int16_t ply              # moves made from the start of the play phase
+    uint8_t to_move          # BLACK or WHITE
+    uint8_t button           # 0 untaken, else the colour that took it
+    uint8_t stones_left      # double placement: stones still to place this turn (1 or 2); else 1
+    uint8_t over             # 1 once the game has ended (R14, R20)
+    uint8_t last_placer      # colour of the last stone placed, 0 before any
+
+ctypedef struct PosState:
+    const Geometry* geo      # shared tables of this board side
+    int16_t ncells
+    int16_t komi
+    uint8_t game_type        # GAME_*
+    uint8_t scoring          # SCORING_*
+    Header h
+    CellState cell[MAX_CELLS]   # only ncells are allocated; the legal list (ncells uint16) follows
+
+ctypedef struct Undo:
+    Header h                 # the header before the move
+    int16_t move             # the move made
+    uint8_t nsaved           # cells whose whole state is saved below
+    uint8_t nremoved         # cells the move made illegal (first in the move's cell list)
+    uint8_t nclaimed         # ribbons the move bounded, by one end (after them in the cell list)
+    uint16_t saved_cell[MAX_SAVED]
+    CellState saved[MAX_SAVED]
+    int32_t list_offset      # for stack owners: where this move's cell list starts in their pool
+
+ctypedef struct Result:
+    int winner               # 0 for a draw, else BLACK or WHITE
+    int black2               # black's score in half points (0 under longest-ribbon scoring)
+    int white2               # white's score in half points, komi included
+    int button               # final holder of the button (R15), 0 in double placement
+
+cdef size_t pos_bytes(int ncells) noexcept nogil
+cdef PosState* pos_alloc(int ncells) noexcept nogil
+cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring, int komi) noexcept nogil
+cdef void pos_copy(PosState* dst, const PosState* src) noexcept nogil
+
+cdef uint16_t* legal_list(PosState* p) noexcept nogil
+cdef bint button_available(const PosState* p) noexcept nogil
+cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil
+cdef bint is_legal_move(PosState* p, int move) noexcept nogil
+cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil
+cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
+cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcept nogil
+cdef void final_result(const PosState* p, Result* r) noexcept nogil
+cdef int end_claim_owner(const PosState* p, int end) noexcept nogil
+cdef void fill_display(const PosState* p, uint8_t* out) noexcept nogil
+cdef int random_playout(PosState* p, Rng* rng, double button_probability) noexcept nogil
+cdef uint64_t perft_count(PosState* p, int depth) noexcept nogil
+
+cdef class Position:
+    cdef PosState* _st            # the C position
+    cdef Undo* _undo              # one record per move played
+    cdef int _nundo, _undo_cap
+    cdef uint16_t* _pool          # the moves' cell lists, back to back
+    cdef int _pool_len, _pool_cap
+    cdef list _moves              # Move objects played, oldest first
+    cdef tuple _move_table        # interned Move objects of this side
+    cdef readonly int size
+    cdef readonly str game_type
+    cdef readonly str scoring
+    cdef readonly int komi
+
+    cdef int _allocate(self, int ncells, int undo_cap) except -1
+    cdef int _move_index(self, object move) except -1
+    cdef int _push_index(self, int move) except -1
+    cdef int _grow_undo(self, int cap) except -1
+    cdef int _grow_pool(self, int cap) except -1
+    cdef bytes _display(self)
+    cdef tuple _ribbon_cells(self, int end)
+    cpdef Position copy(self)

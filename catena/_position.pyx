@@ -1,0 +1,1030 @@
+# cython: language_level=3
+"""The position core and the Python ``Position`` around it.
+
+The C part (functions ending in ``noexcept nogil``) is the engine: search and
+solver modules cimport it.  The ``Position`` class validates every input
+before any of it runs, so bad input raises instead of corrupting a position.
+"""
+
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
+
+from catena._geometry cimport (Geometry, MAX_CELLS, MAX_MOVES, Move, geometry_for,
+                               moves_for_size, move_for_name)
+from catena._rng cimport Rng, rng_below, rng_seed, rng_unit
+
+# ---------------------------------------------------------------------------
+# Allocation and set-up
+
+
+cdef size_t pos_bytes(int ncells) noexcept nogil:
+    """Bytes of a position of ``ncells`` cells: the header, the cells, the legal list."""
+    return (sizeof(PosState) - MAX_CELLS * sizeof(CellState)
+            + ncells * sizeof(CellState) + ncells * sizeof(uint16_t))
+
+
+cdef PosState* pos_alloc(int ncells) noexcept nogil:
+    return <PosState*>malloc(pos_bytes(ncells))
+
+
+cdef inline uint16_t* legal_list(PosState* p) noexcept nogil:
+    return <uint16_t*>&p.cell[p.ncells]
+
+
+cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring, int komi) noexcept nogil:
+    """The empty board at the start of the play phase, Black to move."""
+    memset(p, 0, pos_bytes(geo.ncells))
+    p.geo = geo
+    p.ncells = geo.ncells
+    p.komi = komi
+    p.game_type = game_type
+    p.scoring = scoring
+    p.h.nlegal = geo.ncells
+    p.h.to_move = BLACK
+    p.h.stones_left = 1
+    cdef uint16_t* L = legal_list(p)
+    cdef int c
+    for c in range(geo.ncells):
+        p.cell[c].legal = 1
+        p.cell[c].lidx = c
+        L[c] = c
+    if game_type == GAME_DOUBLE:
+        p.h.hash ^= geo.zobrist_second_stone
+
+
+cdef void pos_copy(PosState* dst, const PosState* src) noexcept nogil:
+    memcpy(dst, src, pos_bytes(src.ncells))
+
+
+# ---------------------------------------------------------------------------
+# Legality (R7, R8)
+
+
+cdef inline void _list_remove(PosState* p, uint16_t* L, int c) noexcept nogil:
+    """Swap-remove ``c`` from the legal list (its flag is already cleared)."""
+    cdef int i = p.cell[c].lidx
+    cdef int last = L[p.h.nlegal - 1]
+    L[i] = last
+    p.cell[last].lidx = i
+    p.h.nlegal -= 1
+
+
+cdef inline void _list_restore(PosState* p, uint16_t* L, int c) noexcept nogil:
+    """Exact inverse of ``_list_remove(c)`` when removals are undone in reverse order."""
+    cdef int i = p.cell[c].lidx
+    cdef int moved = L[i]
+    L[p.h.nlegal] = moved
+    p.cell[moved].lidx = p.h.nlegal
+    L[i] = c
+    p.cell[c].lidx = i
+    p.cell[c].legal = 1
+    p.h.nlegal += 1
+
+
+cdef inline int _take(CellState* C, int y, uint16_t* out, int n) noexcept nogil:
+    if C[y].legal:
+        C[y].legal = 0
+        out[n] = y
+        n += 1
+    return n
+
+
+cdef int _collect_newly_illegal(PosState* p, int x, uint16_t* out) noexcept nogil:
+    """Clear the legal flag of every cell a stone on legal cell ``x`` makes illegal.
+
+    Writes them to ``out`` (``x`` first) and returns how many.  Reads only the
+    state before the stone: counts below are "before" counts.  By R8 only cells
+    that are legal now are looked at, and only these can change:
+    the cells around ``x``, the cells around a joined stone that stops being an
+    end, and the cells that touch both far ends of a ribbon ``x`` joins.
+    """
+    cdef const Geometry* g = p.geo
+    cdef CellState* C = p.cell
+    cdef int n = 0, i, k, y, s, s1 = -1, s2 = -1, e1, e2, t
+    n = _take(C, x, out, n)
+    cdef int nst = C[x].nstones
+    if nst == 0:
+        # a singleton: a neighbour with two stones already would touch three
+        for i in range(g.nnb[x]):
+            y = g.nb[x][i]
+            if C[y].legal and C[y].nstones >= 2:
+                n = _take(C, y, out, n)
+    elif nst == 1:
+        s1 = C[x].nbxor
+        e1 = C[s1].other_end
+        for i in range(g.nnb[x]):
+            y = g.nb[x][i]
+            if C[y].legal:
+                t = C[y].nstones
+                # three stones, a triangle with s1, or a ring through the far end e1
+                if t >= 2 or (t == 1 and (C[y].nbxor == s1 or C[y].nbxor == e1)):
+                    n = _take(C, y, out, n)
+        if C[s1].nstones == 1:          # s1 stops being an end: no more growth beside it
+            for i in range(g.nnb[s1]):
+                n = _take(C, g.nb[s1][i], out, n)
+    else:
+        # x joins two ribbons and is not an end: nothing may touch it
+        for i in range(g.nnb[x]):
+            y = g.nb[x][i]
+            if C[y].placed:
+                if s1 < 0:
+                    s1 = y
+                else:
+                    s2 = y
+            else:
+                n = _take(C, y, out, n)
+        e1 = C[s1].other_end
+        e2 = C[s2].other_end
+        for k in range(2):
+            s = s1 if k == 0 else s2
+            if C[s].nstones == 1:
+                for i in range(g.nnb[s]):
+                    n = _take(C, g.nb[s][i], out, n)
+        # a cell touching both far ends would now close a ring
+        for i in range(g.nnb[e1]):
+            y = g.nb[e1][i]
+            if C[y].legal and C[y].nstones == 2 and (C[y].nbxor ^ e1) == e2:
+                n = _take(C, y, out, n)
+    return n
+
+
+cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil:
+    """Whether a stone on legal cell ``x`` leaves at least one legal cell (R20)."""
+    cdef uint16_t buf[MAX_REMOVED]
+    cdef int n = _collect_newly_illegal(p, x, buf), i
+    for i in range(n):
+        p.cell[buf[i]].legal = 1
+    return n < p.h.nlegal
+
+
+cdef bint _can_place_two(PosState* p) noexcept nogil:
+    """R20: some legal cell leaves another legal cell after it."""
+    if p.h.nlegal >= ALWAYS_TWO:
+        return True
+    cdef uint16_t* L = legal_list(p)
+    cdef int i
+    for i in range(p.h.nlegal):
+        if leaves_a_cell(p, L[i]):
+            return True
+    return False
+
+
+cdef inline bint _first_of_two(const PosState* p) noexcept nogil:
+    """Double placement, first stone of a two-stone turn: R20 filters the cells."""
+    return p.game_type == GAME_DOUBLE and p.h.stones_left == 2
+
+
+cdef bint button_available(const PosState* p) noexcept nogil:
+    """R13, R18, R19: the button is a move while untaken, except in double placement
+    and on P1's opening stone of a no-komi game."""
+    return (p.game_type != GAME_DOUBLE and p.h.button == 0 and not p.h.over
+            and not (p.game_type == GAME_NOKOMI and p.h.ply == 0))
+
+
+cdef bint is_legal_move(PosState* p, int move) noexcept nogil:
+    if p.h.over or move < 0 or move > p.ncells:
+        return False
+    if move == p.ncells:
+        return button_available(p)
+    if not p.cell[move].legal:
+        return False
+    if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
+        return leaves_a_cell(p, move)
+    return True
+
+
+cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil:
+    """Write every legal move (cells in legal-list order, then the button) to ``out``."""
+    if p.h.over:
+        return 0
+    cdef uint16_t* L = legal_list(p)
+    cdef int i, n = 0
+    if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
+        for i in range(p.h.nlegal):
+            if leaves_a_cell(p, L[i]):
+                out[n] = L[i]
+                n += 1
+    else:
+        memcpy(out, L, p.h.nlegal * sizeof(uint16_t))
+        n = p.h.nlegal
+    if button_available(p):
+        out[n] = p.ncells
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Bounded ribbons and claims (R9-R12)
+
+
+cdef inline bint _ribbon_bounded(const PosState* p, int e) noexcept nogil:
+    """R9: no legal cell touches either end of the ribbon that ends at ``e``."""
+    cdef const Geometry* g = p.geo
+    cdef const CellState* C = p.cell
+    cdef int i, f = C[e].other_end
+    for i in range(g.nnb[e]):
+        if C[g.nb[e][i]].legal:
+            return False
+    if f != e:
+        for i in range(g.nnb[f]):
+            if C[g.nb[f][i]].legal:
+                return False
+    return True
+
+
+cdef inline uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nogil:
+    """XOR of the flip keys of the stones of ribbon ``e`` not placed as ``owner``."""
+    cdef const CellState* C = p.cell
+    cdef const Geometry* g = p.geo
+    cdef uint64_t key = 0
+    cdef int i, cur = e, prev = e, nxt
+    cdef int length = C[e].length
+    for i in range(length):
+        if C[cur].placed != owner:
+            key ^= g.zobrist_flip[cur]
+        if i + 1 < length:
+            nxt = C[cur].nbxor if i == 0 else C[cur].nbxor ^ prev
+            prev = cur
+            cur = nxt
+    return key
+
+
+cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* nclaimed) noexcept nogil:
+    """R12: the newly bounded ribbon ending at ``e`` goes to its majority colour,
+    on a tie to the opponent of ``placer``."""
+    cdef CellState* C = p.cell
+    cdef int nb = C[e].nblack, nw = C[e].length - C[e].nblack
+    cdef int owner = BLACK if nb > nw else (WHITE if nw > nb else 3 - placer)
+    C[e].owner = owner
+    C[C[e].other_end].owner = owner
+    if owner == BLACK:
+        p.h.nblack_stones += nw
+        p.h.nwhite_stones -= nw
+        if nw:
+            p.h.hash ^= _flip_key(p, e, owner)
+    else:
+        p.h.nwhite_stones += nb
+        p.h.nblack_stones -= nb
+        if nb:
+            p.h.hash ^= _flip_key(p, e, owner)
+    claimed[nclaimed[0]] = e
+    nclaimed[0] += 1
+
+
+# ---------------------------------------------------------------------------
+# Make and unmake
+
+
+cdef inline void _pass_turn(PosState* p) noexcept nogil:
+    p.h.to_move = 3 - p.h.to_move
+    p.h.hash ^= p.geo.zobrist_white_to_move
+
+
+cdef inline void _save(Undo* u, const PosState* p, int c) noexcept nogil:
+    u.saved_cell[u.nsaved] = c
+    u.saved[u.nsaved] = p.cell[c]
+    u.nsaved += 1
+
+
+cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
+    """Play legal ``move``; fill ``u`` and ``cells`` (room for MAX_LIST) to undo it.
+
+    Returns how many entries of ``cells`` the move used.
+    """
+    cdef const Geometry* g = p.geo
+    cdef CellState* C = p.cell
+    u.h = p.h
+    u.move = move
+    u.nsaved = 0
+    u.nremoved = 0
+    u.nclaimed = 0
+    if move == p.ncells:                       # the button (R13)
+        p.h.button = p.h.to_move
+        p.h.hash ^= g.zobrist_button[p.h.to_move]
+        p.h.ply += 1
+        _pass_turn(p)
+        return 0
+
+    cdef int x = move, colour = p.h.to_move, i, j, y, z
+    cdef int nst = C[x].nstones, s1 = -1, s2 = -1, e1, e2, length, nblack
+    cdef uint16_t* L = legal_list(p)
+
+    # 1. legality: the cells this stone makes illegal leave the legal list
+    cdef int nremoved = _collect_newly_illegal(p, x, cells)
+    for i in range(nremoved):
+        _list_remove(p, L, cells[i])
+    u.nremoved = nremoved
+
+    # 2. the ribbon x makes: its ends, length and black count (read before writing)
+    nblack = colour == BLACK
+    if nst == 0:
+        e1 = x
+        e2 = x
+        length = 1
+    elif nst == 1:
+        s1 = C[x].nbxor
+        e1 = x
+        e2 = C[s1].other_end
+        length = C[s1].length + 1
+        nblack += C[s1].nblack
+    else:
+        for i in range(g.nnb[x]):
+            y = g.nb[x][i]
+            if C[y].placed:
+                if s1 < 0:
+                    s1 = y
+                else:
+                    s2 = y
+        e1 = C[s1].other_end
+        e2 = C[s2].other_end
+        length = C[s1].length + C[s2].length + 1
+        nblack += C[s1].nblack + C[s2].nblack
+    _save(u, p, x)
+    if e1 != x:
+        _save(u, p, e1)
+    if e2 != x and e2 != e1:
+        _save(u, p, e2)
+
+    # 3. the stone
+    C[x].placed = colour
+    C[x].owner = 0
+    p.h.hash ^= g.zobrist_stone[x][colour]
+    if colour == BLACK:
+        p.h.nblack_stones += 1
+    else:
+        p.h.nwhite_stones += 1
+    for i in range(g.nnb[x]):
+        y = g.nb[x][i]
+        C[y].nstones += 1
+        C[y].nbxor ^= x
+    C[e1].other_end = e2
+    C[e2].other_end = e1
+    C[e1].length = length
+    C[e2].length = length
+    C[e1].nblack = nblack
+    C[e2].nblack = nblack
+
+    # 4. claims (R11): x's ribbon, and every ribbon with an end beside a cell
+    # that just became illegal; no other ribbon lost a growth cell
+    cdef uint16_t* claimed = cells + nremoved
+    cdef int nclaimed = 0
+    if _ribbon_bounded(p, e1):
+        _claim(p, e1, colour, claimed, &nclaimed)
+    for j in range(1, nremoved):
+        y = cells[j]
+        for i in range(g.nnb[y]):
+            z = g.nb[y][i]
+            if C[z].placed and C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
+                _claim(p, z, colour, claimed, &nclaimed)
+    u.nclaimed = nclaimed
+
+    # 5. the turn
+    p.h.last_placer = colour
+    p.h.ply += 1
+    if p.game_type == GAME_DOUBLE:
+        p.h.stones_left -= 1
+        p.h.hash ^= g.zobrist_second_stone
+        if p.h.stones_left == 0:
+            p.h.stones_left = 2
+            _pass_turn(p)
+            if not _can_place_two(p):       # R20: the turn cannot start
+                p.h.over = 1
+    else:
+        _pass_turn(p)
+        if p.h.nlegal == 0:                 # R14
+            p.h.over = 1
+    return nremoved + nclaimed
+
+
+cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcept nogil:
+    """Undo the move recorded in ``u`` and ``cells``: the position is restored exactly."""
+    cdef const Geometry* g = p.geo
+    cdef CellState* C = p.cell
+    cdef int i, e, x = u.move
+    if x != p.ncells:
+        for i in range(u.nclaimed):
+            e = cells[u.nremoved + i]
+            C[e].owner = 0
+            C[C[e].other_end].owner = 0
+        for i in range(g.nnb[x]):
+            C[g.nb[x][i]].nstones -= 1
+            C[g.nb[x][i]].nbxor ^= x
+        for i in range(u.nsaved - 1, -1, -1):
+            C[u.saved_cell[i]] = u.saved[i]
+        L = legal_list(p)
+        for i in range(u.nremoved - 1, -1, -1):
+            _list_restore(p, L, cells[i])
+    p.h = u.h
+
+
+# ---------------------------------------------------------------------------
+# The end of the game (R15, R21-R25)
+
+
+cdef int end_claim_owner(const PosState* p, int end) noexcept nogil:
+    """Who owns the ribbon ending at ``end`` once the game is over: its claimer, or
+    for a double-placement ribbon left unbounded, R21's majority (tie: the mover)."""
+    cdef const CellState* C = p.cell
+    if C[end].owner:
+        return C[end].owner
+    cdef int nb = C[end].nblack, nw = C[end].length - C[end].nblack
+    if nb > nw:
+        return BLACK
+    if nw > nb:
+        return WHITE
+    return p.h.to_move
+
+
+cdef void final_result(const PosState* p, Result* r) noexcept nogil:
+    """Scores and winner of a finished game."""
+    cdef const CellState* C = p.cell
+    cdef int c, owner, length, black = 0, white = 0, lb = 0, lw = 0, top
+    cdef int count[2][MAX_CELLS + MAX_KOMI_LONGEST + 1]
+    r.button = 0
+    if p.game_type != GAME_DOUBLE:
+        r.button = p.h.button if p.h.button else 3 - p.h.last_placer
+    if p.scoring == SCORING_STANDARD and p.game_type != GAME_DOUBLE:
+        black = p.h.nblack_stones
+        white = p.h.nwhite_stones
+    else:
+        if p.scoring == SCORING_LONGEST:
+            memset(count, 0, sizeof(count))
+        for c in range(p.ncells):
+            if C[c].placed and C[c].nstones <= 1 and c <= C[c].other_end:
+                owner = end_claim_owner(p, c)
+                length = C[c].length
+                if p.scoring == SCORING_SQUARE:
+                    length = length * length
+                elif p.scoring == SCORING_LONGEST:
+                    count[owner - 1][length] += 1
+                    if owner == WHITE and length > lw:
+                        lw = length
+                if owner == BLACK:
+                    black += length
+                else:
+                    white += length
+    if p.scoring == SCORING_LONGEST:
+        # R24: komi lengthens one of White's longest ribbons; equal pairs cancel
+        r.black2 = 0
+        r.white2 = 0
+        r.winner = r.button
+        if lw and p.komi:
+            count[1][lw] -= 1
+            count[1][lw + p.komi] += 1
+        for top in range(MAX_CELLS + MAX_KOMI_LONGEST, 0, -1):
+            if count[0][top] != count[1][top]:
+                r.winner = BLACK if count[0][top] > count[1][top] else WHITE
+                break
+        return
+    r.black2 = 2 * black + (r.button == BLACK)
+    r.white2 = 2 * (white + p.komi) + (r.button == WHITE)
+    r.winner = BLACK if r.black2 > r.white2 else (WHITE if r.white2 > r.black2 else 0)
+
+
+cdef void fill_display(const PosState* p, uint8_t* out) noexcept nogil:
+    """The colour shown on each cell: claims applied, and R21's end claims once a
+    double-placement game is over."""
+    cdef const CellState* C = p.cell
+    cdef int c, i, owner, cur, prev, nxt, length
+    memset(out, 0, p.ncells)
+    for c in range(p.ncells):
+        if C[c].placed and C[c].nstones <= 1 and c <= C[c].other_end:
+            owner = C[c].owner
+            if p.h.over and p.game_type == GAME_DOUBLE:
+                owner = end_claim_owner(p, c)
+            cur = c
+            prev = c
+            length = C[c].length
+            for i in range(length):
+                out[cur] = owner if owner else C[cur].placed
+                if i + 1 < length:
+                    nxt = C[cur].nbxor if i == 0 else C[cur].nbxor ^ prev
+                    prev = cur
+                    cur = nxt
+
+
+# ---------------------------------------------------------------------------
+# Kernels that run whole games or trees
+
+
+cdef int random_playout(PosState* p, Rng* rng, double button_probability) noexcept nogil:
+    """Play uniformly random legal stones to the end; returns the stones placed.
+
+    The button is taken with ``button_probability`` at each turn it is a move.
+    """
+    cdef Undo u
+    cdef uint16_t cells[MAX_LIST]
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int placed = 0, n, move
+    cdef uint16_t* L = legal_list(p)
+    while not p.h.over:
+        if button_probability > 0.0 and button_available(p) and rng_unit(rng) < button_probability:
+            make_move(p, p.ncells, &u, cells)
+            continue
+        if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
+            n = 0
+            for move in range(p.h.nlegal):
+                if leaves_a_cell(p, L[move]):
+                    moves[n] = L[move]
+                    n += 1
+            move = moves[rng_below(rng, n)]
+        else:
+            move = L[rng_below(rng, p.h.nlegal)]
+        make_move(p, move, &u, cells)
+        placed += 1
+    return placed
+
+
+cdef uint64_t perft_count(PosState* p, int depth) noexcept nogil:
+    """Leaf count of the move tree to ``depth``, every move made and unmade."""
+    if depth == 0:
+        return 1
+    if p.h.over:
+        return 0
+    cdef uint16_t moves[MAX_MOVES]
+    cdef uint16_t cells[MAX_LIST]
+    cdef Undo u
+    cdef int n = gen_moves(p, moves), i
+    cdef uint64_t total = 0
+    for i in range(n):
+        make_move(p, moves[i], &u, cells)
+        total += perft_count(p, depth - 1)
+        unmake_move(p, &u, cells)
+    return total
+
+
+# ---------------------------------------------------------------------------
+# The Python boundary
+
+import os
+
+from catena.errors import CatenaError, CellError, IllegalMoveError
+from catena.results import Claim, Outcome, PlayoutStats, Ribbon
+from catena._geometry import cells as _cell_names, check_size, parse_cell
+
+GAME_TYPES = ("komi", "nokomi", "double")
+SCORINGS = ("standard", "longest", "square")
+_COLOUR_NAMES = (None, "black", "white")
+KOMI_RANGES = {"standard": (0, 15), "longest": (0, 15), "square": (0, 1000)}
+
+
+def check_komi(komi, game_type, scoring):
+    """Validate ``komi`` for the game and scoring types (R22); returns it as an int."""
+    if isinstance(komi, bool) or not isinstance(komi, int):
+        raise TypeError(f"komi must be an int, not {type(komi).__name__}")
+    if game_type != "komi" and komi != 0:
+        raise CatenaError(f"komi must be 0 in game type {game_type!r} (R22), not {komi}")
+    low, high = KOMI_RANGES[scoring]
+    if not low <= komi <= high:
+        raise CatenaError(f"komi {komi} is out of range for {scoring!r} scoring: it must be {low} to {high} (R22)")
+    return int(komi)
+
+
+def _check_choice(value, choices, what):
+    if value not in choices:
+        raise CatenaError(f"unknown {what} {value!r}: expected one of {', '.join(map(repr, choices))}")
+    return choices.index(value)
+
+
+cdef class Position:
+    """A Catena position in the play phase, with its move history.
+
+    ``Position(size=6, game_type="komi", scoring="standard", komi=0)`` is the
+    empty board with Black to move.  ``game_type`` is "komi", "nokomi" (the first
+    move is P1's black stone) or "double" (double placement); ``scoring`` is
+    "standard", "longest" or "square".
+
+    >>> pos = Position(size=3)
+    >>> len(pos.legal_moves())          # 19 cells and the button
+    20
+    >>> pos.push("b2"); pos.to_move
+    'white'
+    >>> str(pos.pop())
+    'B2'
+    """
+
+    def __cinit__(self):
+        self._st = NULL
+        self._undo = NULL
+        self._pool = NULL
+
+    def __init__(self, size=6, game_type="komi", scoring="standard", komi=0):
+        size = check_size(size)
+        gt = _check_choice(game_type, GAME_TYPES, "game type")
+        sc = _check_choice(scoring, SCORINGS, "scoring type")
+        komi = check_komi(komi, game_type, scoring)
+        cdef const Geometry* geo = geometry_for(size)
+        self._allocate(geo.ncells, 64)
+        pos_init(self._st, geo, gt, sc, komi)
+        self.size = size
+        self.game_type = game_type
+        self.scoring = scoring
+        self.komi = komi
+        self._moves = []
+        self._move_table = moves_for_size(size)
+
+    cdef int _allocate(self, int ncells, int undo_cap) except -1:
+        self._st = pos_alloc(ncells)
+        self._undo_cap = undo_cap
+        self._undo = <Undo*>malloc(undo_cap * sizeof(Undo))
+        self._pool_cap = undo_cap * 16 + MAX_LIST
+        self._pool = <uint16_t*>malloc(self._pool_cap * sizeof(uint16_t))
+        self._nundo = 0
+        self._pool_len = 0
+        if self._st == NULL or self._undo == NULL or self._pool == NULL:
+            raise MemoryError()
+        return 0
+
+    def __dealloc__(self):
+        free(self._st)
+        free(self._undo)
+        free(self._pool)
+
+    # -- moves -------------------------------------------------------------
+
+    cdef int _move_index(self, object move) except -1:
+        """The move index of a Move or a move name, or raise saying what is wrong."""
+        if isinstance(move, Move):
+            if (<Move>move).size != self.size:
+                raise IllegalMoveError(
+                    f"{move} belongs to a board of side {(<Move>move).size}, not {self.size}")
+            return (<Move>move).index
+        if isinstance(move, str):
+            try:
+                return move_for_name(move, self.size).index
+            except CellError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        raise TypeError(f"a move must be a Move or a name like 'F6' or 'button', not {type(move).__name__}")
+
+    cdef int _push_index(self, int move) except -1:
+        cdef Undo* u
+        if self._nundo == self._undo_cap:
+            self._grow_undo(self._undo_cap * 2)
+        if self._pool_len + MAX_LIST > self._pool_cap:
+            self._grow_pool(self._pool_cap * 2)
+        u = &self._undo[self._nundo]
+        u.list_offset = self._pool_len
+        self._pool_len += make_move(self._st, move, u, self._pool + self._pool_len)
+        self._nundo += 1
+        self._moves.append(self._move_table[move])
+        return 0
+
+    cdef int _grow_undo(self, int cap) except -1:
+        cdef Undo* grown = <Undo*>realloc(self._undo, cap * sizeof(Undo))
+        if grown == NULL:
+            raise MemoryError()
+        self._undo = grown
+        self._undo_cap = cap
+        return 0
+
+    cdef int _grow_pool(self, int cap) except -1:
+        cdef uint16_t* grown = <uint16_t*>realloc(self._pool, cap * sizeof(uint16_t))
+        if grown == NULL:
+            raise MemoryError()
+        self._pool = grown
+        self._pool_cap = cap
+        return 0
+
+    def push(self, move):
+        """Play ``move`` (a Move, or a name such as "F6" or "button", any case).
+
+        Raises IllegalMoveError, saying why, and leaves the position unchanged if
+        the move is not legal here.
+        """
+        cdef int m = self._move_index(move)
+        if not is_legal_move(self._st, m):
+            raise IllegalMoveError(self._why_illegal(m))
+        self._push_index(m)
+
+    def pop(self):
+        """Undo the last move and return it (IndexError if there is none)."""
+        if self._nundo == 0:
+            raise IndexError("pop from a position with no moves")
+        self._nundo -= 1
+        cdef Undo* u = &self._undo[self._nundo]
+        unmake_move(self._st, u, self._pool + u.list_offset)
+        self._pool_len = u.list_offset
+        return self._moves.pop()
+
+    def peek(self):
+        """The last move played, or None."""
+        return self._moves[-1] if self._moves else None
+
+    def legal_moves(self):
+        """The legal moves, cells in index order, then the button if it is a move.
+
+        In double placement, at the first stone of a two-stone turn, only the
+        cells that leave a cell for the second stone (R20).
+        """
+        cdef PosState* p = self._st
+        cdef list out = []
+        cdef int c
+        if p.h.over:
+            return out
+        cdef bint filtered = _first_of_two(p) and p.h.nlegal < ALWAYS_TWO
+        for c in range(p.ncells):
+            if p.cell[c].legal and (not filtered or leaves_a_cell(p, c)):
+                out.append(self._move_table[c])
+        if button_available(p):
+            out.append(self._move_table[p.ncells])
+        return out
+
+    def is_legal(self, move):
+        """Whether ``move`` (a Move or a name) is legal here; malformed names are not."""
+        try:
+            m = self._move_index(move)
+        except (CatenaError, TypeError):
+            return False
+        return is_legal_move(self._st, m)
+
+    def _why_illegal(self, int m):
+        """A sentence saying why move index ``m`` is illegal (R7, R13, R18-R20)."""
+        cdef PosState* p = self._st
+        cdef const Geometry* g = p.geo
+        names = _cell_names(self.size)
+        if p.h.over:
+            return f"{self._move_table[m]} is illegal: the game is over"
+        if m == p.ncells:
+            if p.game_type == GAME_DOUBLE:
+                return "button is illegal: double placement has no button (R19)"
+            if p.h.button:
+                return f"button is illegal: {_COLOUR_NAMES[p.h.button]} has already taken it (R13)"
+            return "button is illegal: the first move of a no-komi game is P1's black stone (R18)"
+        name = names[m]
+        if p.cell[m].placed:
+            return f"{name} is illegal: the cell is occupied"
+        stones = [g.nb[m][i] for i in range(g.nnb[m]) if p.cell[g.nb[m][i]].placed]
+        if len(stones) >= 3:
+            listed = ", ".join(names[s] for s in sorted(stones))
+            return f"{name} is illegal: it would touch {len(stones)} stones ({listed}) (R7)"
+        for s in stones:
+            if p.cell[s].nstones >= 2:
+                return f"{name} is illegal: {names[s]} already has two neighbours, so it would branch (R7)"
+        if len(stones) == 2:
+            a, b = sorted(stones)
+            return (f"{name} is illegal: {names[a]} and {names[b]} are in the same ribbon, "
+                    f"so it would close a ring (R7)")
+        return (f"{name} is illegal: after it no cell would be left for the second stone "
+                f"of the turn (R20)")
+
+    # -- state -------------------------------------------------------------
+
+    @property
+    def to_move(self):
+        """"black" or "white": the colour of the next move."""
+        return _COLOUR_NAMES[self._st.h.to_move]
+
+    @property
+    def button(self):
+        """Who took the button ("black"/"white"), or None while untaken."""
+        return _COLOUR_NAMES[self._st.h.button]
+
+    @property
+    def stones_left(self):
+        """Double placement: stones still to place in this turn (1 or 2); otherwise 1."""
+        return self._st.h.stones_left
+
+    @property
+    def zobrist(self):
+        """64-bit Zobrist key of the shown stones, side to move, button and stone of the turn."""
+        return self._st.h.hash
+
+    @property
+    def move_stack(self):
+        """The moves played so far, oldest first (a copy)."""
+        return list(self._moves)
+
+    @property
+    def ply(self):
+        """Number of moves played."""
+        return self._nundo
+
+    def is_game_over(self):
+        """Whether no more moves can be made (R14; R20 in double placement)."""
+        return bool(self._st.h.over)
+
+    def outcome(self):
+        """The Outcome of a finished game, or None while it goes on."""
+        if not self._st.h.over:
+            return None
+        cdef Result r
+        final_result(self._st, &r)
+        scored = self._st.scoring != SCORING_LONGEST
+        return Outcome(winner=_COLOUR_NAMES[r.winner],
+                       black_score=r.black2 / 2 if scored else None,
+                       white_score=r.white2 / 2 if scored else None,
+                       button=_COLOUR_NAMES[r.button])
+
+    def score(self):
+        """Standard points so far: (black, white) stones shown, komi and the button held."""
+        h = self._st.h
+        return (h.nblack_stones + (0.5 if h.button == BLACK else 0),
+                h.nwhite_stones + self.komi + (0.5 if h.button == WHITE else 0))
+
+    cdef bytes _display(self):
+        cdef bytearray out = bytearray(self._st.ncells)
+        cdef uint8_t* buf = out
+        fill_display(self._st, buf)
+        return bytes(out)
+
+    def _cell_index(self, cell):
+        if isinstance(cell, str):
+            return parse_cell(cell, self.size)
+        if isinstance(cell, bool) or not isinstance(cell, int):
+            raise TypeError(f"a cell must be a name like 'F6' or an index, not {type(cell).__name__}")
+        if not 0 <= cell < self._st.ncells:
+            raise CellError(f"cell index {cell} is out of range: side {self.size} has cells 0 to {self._st.ncells - 1}")
+        return cell
+
+    def stone_at(self, cell):
+        """"black", "white" or None: the stone shown on ``cell`` (a name or an index)."""
+        return _COLOUR_NAMES[self._display()[self._cell_index(cell)]]
+
+    def to_array(self):
+        """A numpy int8 array over the cells in index order: 0 empty, 1 black, 2 white."""
+        import numpy
+        return numpy.frombuffer(self._display(), dtype=numpy.int8).copy()
+
+    cdef tuple _ribbon_cells(self, int end):
+        cdef CellState* C = self._st.cell
+        cdef int i, cur = end, prev = end, nxt, length = C[end].length
+        out = []
+        for i in range(length):
+            out.append(cur)
+            if i + 1 < length:
+                nxt = C[cur].nbxor if i == 0 else C[cur].nbxor ^ prev
+                prev = cur
+                cur = nxt
+        return tuple(out)
+
+    def ribbons(self):
+        """Every ribbon, as Ribbon(cells, length, black, white, bounded), by first end."""
+        names = _cell_names(self.size)
+        shown = self._display()
+        cdef CellState* C = self._st.cell
+        out = []
+        for c in range(self._st.ncells):
+            if C[c].placed and C[c].nstones <= 1 and c <= C[c].other_end:
+                members = self._ribbon_cells(c)
+                black = sum(1 for m in members if shown[m] == BLACK)
+                out.append(Ribbon(cells=tuple(names[m] for m in members), length=len(members),
+                                  black=black, white=len(members) - black, bounded=bool(C[c].owner)))
+        return out
+
+    def last_claims(self):
+        """The ribbons the last stone bounded (R11) and who claimed them (R12)."""
+        if self._nundo == 0:
+            return []
+        cdef Undo* u = &self._undo[self._nundo - 1]
+        names = _cell_names(self.size)
+        out = []
+        for i in range(u.nclaimed):
+            e = self._pool[u.list_offset + u.nremoved + i]
+            out.append(Claim(cells=tuple(names[m] for m in self._ribbon_cells(e)),
+                             owner=_COLOUR_NAMES[self._st.cell[e].owner]))
+        return out
+
+    # -- copies ------------------------------------------------------------
+
+    cpdef Position copy(self):
+        """An independent copy, history included."""
+        cdef Position other = Position.__new__(Position)
+        other._allocate(self._st.ncells, max(self._undo_cap, 1))
+        pos_copy(other._st, self._st)
+        memcpy(other._undo, self._undo, self._nundo * sizeof(Undo))
+        if other._pool_cap < self._pool_cap:
+            other._grow_pool(self._pool_cap)
+        memcpy(other._pool, self._pool, self._pool_len * sizeof(uint16_t))
+        other._nundo = self._nundo
+        other._pool_len = self._pool_len
+        other._moves = list(self._moves)
+        other._move_table = self._move_table
+        other.size = self.size
+        other.game_type = self.game_type
+        other.scoring = self.scoring
+        other.komi = self.komi
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_rebuild, (self.size, self.game_type, self.scoring, self.komi,
+                           [m.name for m in self._moves]))
+
+    def _key(self):
+        h = self._st.h
+        return (self.size, self.game_type, self.scoring, self.komi, self._display(),
+                h.to_move, h.button, h.stones_left, h.over, h.ply, h.last_placer)
+
+    def __eq__(self, other):
+        """Positions are equal when their rules, stones shown, turn and button agree."""
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None
+
+    def __repr__(self):
+        moves = " ".join(m.name for m in self._moves)
+        return (f"<Position size={self.size} game_type={self.game_type!r} scoring={self.scoring!r} "
+                f"komi={self.komi} moves='{moves}'>")
+
+    def __str__(self):
+        from catena.text import board_text
+        return board_text(self)
+
+
+def _rebuild(size, game_type, scoring, komi, moves):
+    pos = Position(size, game_type, scoring, komi)
+    for name in moves:
+        pos.push(name)
+    return pos
+
+
+def position_bytes(size=6):
+    """Bytes of the C state of a position of side ``size`` (without its history)."""
+    return pos_bytes(geometry_for(check_size(size)).ncells)
+
+
+def _check_position(pos):
+    if not isinstance(pos, Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+
+
+def _check_count(value, what, minimum=0):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{what} must be at least {minimum}, not {value}")
+    return int(value)
+
+
+def perft(Position pos, depth):
+    """Leaves of the legal-move tree to ``depth`` (the button included).
+
+    perft(p, 0) is 1; a finished game contributes 0 at depth >= 1.  Runs in the
+    core, every move made and unmade, on a copy of the position.
+
+    >>> perft(Position(size=2), 2)
+    56
+    """
+    _check_position(pos)
+    cdef int d = _check_count(depth, "depth")
+    cdef PosState* scratch = pos_alloc(pos._st.ncells)
+    if scratch == NULL:
+        raise MemoryError()
+    pos_copy(scratch, pos._st)
+    cdef uint64_t total
+    with nogil:
+        total = perft_count(scratch, d)
+    free(scratch)
+    return total
+
+
+def _seed_from(seed):
+    if seed is None:
+        return int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+    return seed & 0xFFFFFFFFFFFFFFFF
+
+
+def random_playouts(Position pos, n, seed=None, button_probability=0.0):
+    """Play ``n`` uniformly random games from ``pos`` to the end, in the core.
+
+    Returns PlayoutStats(games, placements, black_wins, white_wins, draws).  The
+    button is never taken unless ``button_probability`` asks for it.
+
+    >>> stats = random_playouts(Position(size=4), 100, seed=1)
+    >>> stats.games, stats.black_wins + stats.white_wins + stats.draws
+    (100, 100)
+    """
+    _check_position(pos)
+    cdef long long games = _check_count(n, "n")
+    cdef double q = float(button_probability)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"button_probability must be in [0, 1], not {button_probability}")
+    cdef Rng rng
+    rng_seed(&rng, <uint64_t>_seed_from(seed))
+    cdef PosState* start = pos._st
+    cdef PosState* scratch = pos_alloc(start.ncells)
+    if scratch == NULL:
+        raise MemoryError()
+    cdef long long i, placements = 0
+    cdef long long wins[3]
+    wins[0] = wins[1] = wins[2] = 0
+    cdef Result r
+    with nogil:
+        for i in range(games):
+            pos_copy(scratch, start)
+            placements += random_playout(scratch, &rng, q)
+            final_result(scratch, &r)
+            wins[r.winner] += 1
+    free(scratch)
+    return PlayoutStats(games=games, placements=placements, black_wins=wins[BLACK],
+                        white_wins=wins[WHITE], draws=wins[0])

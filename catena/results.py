@@ -1,0 +1,51 @@
+"""Small immutable values returned by the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game.
+
+    ``winner`` is "black", "white" or None for a draw; the scores are None under
+    longest-ribbon scoring (R24), which has a winner but no score.  ``button``
+    is who holds the button at the end (R15), None in double placement.
+    """
+
+    winner: Optional[str]
+    black_score: Optional[float]
+    white_score: Optional[float]
+    button: Optional[str]
+
+
+@dataclass(frozen=True)
+class Ribbon:
+    """A ribbon (R4): its cells from one end to the other and its shown colours."""
+
+    cells: tuple
+    length: int
+    black: int
+    white: int
+    bounded: bool
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A ribbon newly bounded by a stone (R11) and the colour that claimed it (R12)."""
+
+    cells: tuple
+    owner: str
+
+
+@dataclass(frozen=True)
+class PlayoutStats:
+    """Totals of a batch of random playouts."""
+
+    games: int
+    placements: int
+    black_wins: int
+    white_wins: int
+    draws: int

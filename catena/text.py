@@ -1,0 +1,84 @@
+"""Plain-text drawing of a position."""
+
+from __future__ import annotations
+
+
+def _symbol(colour: str | None, bounded: bool, legal: bool) -> str:
+    if colour is None:
+        return "." if legal else "-"
+    symbol = "x" if colour == "black" else "o"
+    return symbol.upper() if bounded else symbol
+
+
+def board_text(pos) -> str:
+    """The board of ``pos`` as text: rows top to bottom, columns lettered along the
+    lower edges; then whose move it is, the button and the score.
+
+    Stones are x (black) and o (white), upper case once their ribbon is bounded;
+    '.' is a legal empty cell and '-' an empty cell where no stone may go.
+
+    >>> import catena
+    >>> pos = catena.Position(size=2)
+    >>> pos.push("B2")
+    >>> print(pos)
+        3 . .
+      2 - x -
+        1 - -  C
+           A B
+    white to move, button untaken, score black 1 white 0
+    """
+    from catena._geometry import cells as cell_names
+
+    n = pos.size
+    names = cell_names(n)
+    shown = pos.to_array()
+    legal = {m.name for m in pos.legal_moves()}
+    if pos.stones_left == 2 or pos.game_type == "double":
+        # R20 filters the legal list; the drawing shows every cell a stone may occupy
+        legal = {name for name in names if pos.is_legal(name) or _placeable(pos, name)}
+    bounded = {cell for ribbon in pos.ribbons() if ribbon.bounded for cell in ribbon.cells}
+    colours = {0: None, 1: "black", 2: "white"}
+    lines = []
+    grid: dict[int, dict[int, str]] = {}
+    for index, name in enumerate(names):
+        column, row = ord(name[0]) - 64, int(name[1:])
+        grid.setdefault(row, {})[2 * column - row + n] = _symbol(
+            colours[int(shown[index])], name in bounded, name in legal)
+    for column in range(1, 2 * n):
+        lowest = max(1, column - n + 1)
+        grid.setdefault(lowest - 1, {})[2 * column - lowest + 1 + n] = chr(64 + column)
+    margin = 3                                   # room for the row numbers
+    for row in range(2 * n - 1, -1, -1):
+        chars = [" "] * (margin + 4 * n + 2)
+        for x, symbol in grid.get(row, {}).items():
+            chars[margin + x] = symbol
+        if row >= 1:
+            first = 2 * max(1, row - n + 1) - row + n + margin
+            label = str(row)
+            chars[first - 1 - len(label):first - 1] = list(label)
+        lines.append("".join(chars).rstrip())
+    lines.append(_status(pos))
+    return "\n".join(lines)
+
+
+def _placeable(pos, name: str) -> bool:
+    return any(m.name == name for m in pos.legal_moves())
+
+
+def _status(pos) -> str:
+    if pos.is_game_over():
+        outcome = pos.outcome()
+        result = "draw" if outcome.winner is None else f"{outcome.winner} wins"
+        if outcome.black_score is None:
+            return f"game over: {result}"
+        return (f"game over: {result}, black {outcome.black_score:g} white {outcome.white_score:g}"
+                + (f" (button {outcome.button})" if outcome.button else ""))
+    black, white = pos.score()
+    turn = f"{pos.to_move} to move"
+    if pos.game_type == "double" and pos.stones_left == 2:
+        turn += " (two stones)"
+    elif pos.game_type == "double" and pos.ply > 0:
+        turn += " (second stone)"
+    button = "no button" if pos.game_type == "double" else (
+        f"button {pos.button}" if pos.button else "button untaken")
+    return f"{turn}, {button}, score black {black:g} white {white:g}"
