@@ -709,7 +709,7 @@ cdef class Position:
 
     def peek(self):
         """The last move played, or None."""
-        return self._moves[-1] if self._moves else None
+        return self._moves[len(self._moves) - 1] if self._moves else None
 
     def legal_moves(self):
         """The legal moves, cells in index order, then the button if it is a move.
@@ -812,8 +812,8 @@ cdef class Position:
         final_result(self._st, &r)
         scored = self._st.scoring != SCORING_LONGEST
         return Outcome(winner=_COLOUR_NAMES[r.winner],
-                       black_score=r.black2 / 2 if scored else None,
-                       white_score=r.white2 / 2 if scored else None,
+                       black_score=r.black2 / 2.0 if scored else None,
+                       white_score=r.white2 / 2.0 if scored else None,
                        button=_COLOUR_NAMES[r.button])
 
     def score(self):

@@ -19,13 +19,13 @@ def board_text(pos) -> str:
 
     >>> import catena
     >>> pos = catena.Position(size=2)
-    >>> pos.push("B2")
+    >>> pos.push("B2"); pos.push("A1")
     >>> print(pos)
         3 . .
-      2 - x -
-        1 - -  C
+       2 - x .
+        1 o - C
            A B
-    white to move, button untaken, score black 1 white 0
+    black to move, button untaken, score black 1 white 1
     """
     from catena._geometry import cells as cell_names
 

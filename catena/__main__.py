@@ -1,0 +1,88 @@
+"""Command line: ``python -m catena [demo|perft|playouts] ...``.
+
+``demo`` (the default) plays a game between two engine players on the side-6
+board, printing every action and the board, and ends with the outcome.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import catena
+from catena.players import FlatMonteCarloPlayer
+
+
+def _demo(args) -> int:
+    game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
+    p1 = FlatMonteCarloPlayer(playouts=args.playouts, seed=args.seed)
+    p2 = FlatMonteCarloPlayer(playouts=args.playouts, seed=None if args.seed is None else args.seed + 1)
+    print(f"Catena demo: side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
+          f"two flat Monte Carlo players, {args.playouts} playouts per candidate move")
+
+    def show(game, player, kind, value):
+        if kind == "komi":
+            print(f"{player} chooses komi {value}")
+        elif kind == "colour":
+            print(f"{player} chooses to play {value}")
+        else:
+            pos = game.position
+            colour = game.colour_of(player) or "black"      # no-komi opening: P1 plays Black
+            claims = "; ".join(f"{'-'.join(c.cells)} claimed by {c.owner}" for c in pos.last_claims())
+            print(f"{pos.ply:3d}. {player} ({colour}) {value}" + (f"   [{claims}]" if claims else ""))
+            if args.boards:
+                print(pos)
+
+    start = time.perf_counter()
+    result = game.play(p1, p2, on_action=show)
+    print(game.position)
+    winner = "draw" if result.winner is None else f"{result.winner_player} ({result.winner}) wins"
+    scores = ""
+    if result.outcome.black_score is not None:
+        scores = f": black {result.outcome.black_score:g}, white {result.outcome.white_score:g}"
+    print(f"Outcome: {winner}{scores} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def _perft(args) -> int:
+    pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring)
+    for depth in range(args.depth + 1):
+        start = time.perf_counter()
+        nodes = catena.perft(pos, depth)
+        seconds = time.perf_counter() - start
+        print(f"perft({depth}) = {nodes}  ({seconds:.3f} s)")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="catena", description="The board game Catena.")
+    sub = parser.add_subparsers(dest="command")
+
+    def common(p):
+        p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
+        p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES)
+        p.add_argument("--scoring", default="standard", choices=catena.SCORINGS)
+
+    demo = sub.add_parser("demo", help="a game between two engine players (the default)")
+    common(demo)
+    demo.add_argument("--playouts", type=int, default=100, help="random playouts per candidate move")
+    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--boards", action="store_true", help="draw the board after every move")
+    perft = sub.add_parser("perft", help="count the move tree from the empty board")
+    common(perft)
+    perft.add_argument("--depth", type=int, default=3)
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "demo")
+    args = parser.parse_args(argv)
+    try:
+        return {"demo": _demo, "perft": _perft}[args.command](args)
+    except (catena.CatenaError, TypeError) as exc:
+        print(f"catena: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
