@@ -758,13 +758,14 @@ cdef class Position:
         if len(stones) >= 3:
             listed = ", ".join(names[s] for s in sorted(stones))
             return f"{name} is illegal: it would touch {len(stones)} stones ({listed}) (R7)"
+        if len(stones) == 2:
+            a, b = sorted(stones)
+            if any(names[a] in r.cells and names[b] in r.cells for r in self.ribbons()):
+                return (f"{name} is illegal: {names[a]} and {names[b]} are in the same ribbon, "
+                        f"so it would close a ring (R7)")
         for s in stones:
             if p.cell[s].nstones >= 2:
                 return f"{name} is illegal: {names[s]} already has two neighbours, so it would branch (R7)"
-        if len(stones) == 2:
-            a, b = sorted(stones)
-            return (f"{name} is illegal: {names[a]} and {names[b]} are in the same ribbon, "
-                    f"so it would close a ring (R7)")
         return (f"{name} is illegal: after it no cell would be left for the second stone "
                 f"of the turn (R20)")
 
