@@ -9,6 +9,8 @@ cell index or the button, whose index is ``ncells``.
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
+import re
+
 from catena.errors import CellError
 
 cdef Geometry* _geometries[MAX_SIZE + 1]
@@ -150,12 +152,18 @@ def parse_cell(name, size=6):
     return index
 
 
+_NAME = re.compile(r"([A-Z])([0-9]+)", re.ASCII)
+
+
 def _explain_bad_name(name, size):
     text = name.strip().upper()
-    if len(text) < 2 or not ("A" <= text[0] <= "Z") or not text[1:].isdigit():
+    match = _NAME.fullmatch(text)
+    if match is None:
         return f"{name!r} is not a cell name: expected a column letter and a row number, like 'F6'"
-    column = ord(text[0]) - 64
-    row = int(text[1:])
+    if len(match.group(2)) > 1 and match.group(2).startswith("0"):
+        return f"{name!r} is not a cell name: the row number has a leading zero (write it like 'F6')"
+    column = ord(match.group(1)) - 64
+    row = int(match.group(2))
     return (f"{name!r} is not on the board of side {size}: columns and rows run 1 to {2 * size - 1} "
             f"and |column - row| must be at most {size - 1} (here column {column}, row {row})")
 
@@ -170,7 +178,12 @@ def symmetries(size=6):
 def neighbours(cell, size=6):
     """Indices of the cells adjacent to ``cell`` (an index or a name), in index order (R3)."""
     size = check_size(size)
-    index = parse_cell(cell, size) if isinstance(cell, str) else cell
+    if isinstance(cell, str):
+        index = parse_cell(cell, size)
+    elif isinstance(cell, int) and not isinstance(cell, bool):
+        index = cell
+    else:
+        raise TypeError(f"a cell must be a name like 'F6' or an index, not {type(cell).__name__}")
     g = geometry_for(size)
     if not 0 <= index < g.ncells:
         raise CellError(f"cell index {index} is out of range: side {size} has cells 0 to {g.ncells - 1}")

@@ -788,7 +788,8 @@ cdef class Position:
 
     @property
     def zobrist(self):
-        """64-bit Zobrist key of the shown stones, side to move, button and stone of the turn."""
+        """64-bit Zobrist key of the stones as claimed (R12), side to move, button and stone
+        of the turn.  R21's end claims of a finished double-placement game are not in it."""
         return self._st.h.hash
 
     @property

@@ -136,7 +136,10 @@ class Game:
         """P1 chooses the komi (game type "komi", R17, range by scoring type R22)."""
         if self.phase != "komi":
             raise SetupError(f"P1 cannot choose the komi now: the game is in the {self.phase!r} phase")
-        komi = check_komi(komi, "komi", self.scoring)
+        try:
+            komi = check_komi(komi, "komi", self.scoring)
+        except CatenaError as exc:
+            raise SetupError(str(exc)) from None
         self.komi = komi
         self._position = Position(self.size, self.game_type, self.scoring, komi)
         self._actions.append(("komi", komi))
