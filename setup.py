@@ -15,7 +15,7 @@ directives = {
     "initializedcheck": DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g"] if DEBUG else ["-O2"]
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
 extensions = [
     Extension(f"catena.{name}", [f"catena/{name}.pyx"], extra_compile_args=compile_args)

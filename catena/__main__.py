@@ -55,6 +55,12 @@ def _perft(args) -> int:
     return 0
 
 
+def _bench(args) -> int:
+    from catena.benchmark import report
+    report(quick=args.quick, callgrind=not args.no_callgrind)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="catena", description="The board game Catena.")
     sub = parser.add_subparsers(dest="command")
@@ -76,9 +82,13 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "demo")
+    bench = sub.add_parser("bench", help="print the throughput table")
+    bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test")
+    bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
+
     args = parser.parse_args(argv)
     try:
-        return {"demo": _demo, "perft": _perft}[args.command](args)
+        return {"demo": _demo, "perft": _perft, "bench": _bench}[args.command](args)
     except (catena.CatenaError, TypeError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

@@ -17,6 +17,8 @@ ctypedef struct Geometry:
     int button                                # the button's move index (== ncells)
     uint8_t nnb[MAX_CELLS]                    # number of on-board neighbours of each cell
     int16_t nb[MAX_CELLS][6]                  # the neighbours, first nnb[c] entries valid
+    int16_t nb6[MAX_CELLS][6]                 # the neighbours padded to six with the ghost cell
+                                              # (index ncells), so hot loops have a fixed length
     uint8_t column[MAX_CELLS]                 # 1-based column of each cell
     uint8_t row[MAX_CELLS]                    # 1-based row of each cell
     int16_t cell_at[MAX_COORD + 2][MAX_COORD + 2]  # [column][row] -> cell index, -1 off board

@@ -71,6 +71,8 @@ cdef Geometry* _build(int n) except NULL:
             if 1 <= nc <= 2 * n - 1 and 1 <= nr <= 2 * n - 1 and g.cell_at[nc][nr] >= 0:
                 g.nb[cell][g.nnb[cell]] = g.cell_at[nc][nr]
                 g.nnb[cell] += 1
+        for i in range(6):
+            g.nb6[cell][i] = g.nb[cell][i] if i < g.nnb[cell] else g.ncells
         for k in range(NUM_SYMMETRIES):
             _symmetry_image(n, k, c, r, &oc, &orow)
             g.sym[k][cell] = g.cell_at[oc][orow]

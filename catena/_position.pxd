@@ -45,6 +45,7 @@ ctypedef struct CellState:
     uint16_t length      # at a ribbon end: stones in the ribbon
     uint16_t nblack      # at a ribbon end: stones in it placed as black
     uint16_t lidx        # while legal: index in the legal list
+    uint16_t spare       # pads the record to 16 bytes, so a cell's address is a shift
 
 ctypedef struct Header:
     uint64_t hash            # Zobrist key of shown stones, side to move, button, stone of the turn
@@ -65,7 +66,9 @@ ctypedef struct PosState:
     uint8_t game_type        # GAME_*
     uint8_t scoring          # SCORING_*
     Header h
-    CellState cell[MAX_CELLS]   # only ncells are allocated; the legal list (ncells uint16) follows
+    CellState cell[MAX_CELLS + 1]   # ncells cells and the ghost cell (index ncells, never legal,
+                                    # never a stone: the padding of neighbour lists) are
+                                    # allocated; the legal list (ncells uint16) follows
 
 ctypedef struct Undo:
     Header h                 # the header before the move
@@ -94,11 +97,12 @@ cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil
 cdef bint is_legal_move(PosState* p, int move) noexcept nogil
 cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil
 cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
+cdef void play_move(PosState* p, int move) noexcept nogil
 cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcept nogil
 cdef void final_result(const PosState* p, Result* r) noexcept nogil
 cdef int end_claim_owner(const PosState* p, int end) noexcept nogil
 cdef void fill_display(const PosState* p, uint8_t* out) noexcept nogil
-cdef int random_playout(PosState* p, Rng* rng, double button_probability) noexcept nogil
+cdef int random_playout(PosState* p, Rng* rng, double button_probability, uint8_t* played_by) noexcept nogil
 cdef uint64_t perft_count(PosState* p, int depth) noexcept nogil
 
 cdef class Position:

@@ -20,8 +20,8 @@ from catena._rng cimport Rng, rng_below, rng_seed, rng_unit
 
 cdef size_t pos_bytes(int ncells) noexcept nogil:
     """Bytes of a position of ``ncells`` cells: the header, the cells, the legal list."""
-    return (sizeof(PosState) - MAX_CELLS * sizeof(CellState)
-            + ncells * sizeof(CellState) + ncells * sizeof(uint16_t))
+    return (sizeof(PosState) - (MAX_CELLS + 1) * sizeof(CellState)
+            + (ncells + 1) * sizeof(CellState) + ncells * sizeof(uint16_t))
 
 
 cdef PosState* pos_alloc(int ncells) noexcept nogil:
@@ -29,7 +29,7 @@ cdef PosState* pos_alloc(int ncells) noexcept nogil:
 
 
 cdef inline uint16_t* legal_list(PosState* p) noexcept nogil:
-    return <uint16_t*>&p.cell[p.ncells]
+    return <uint16_t*>&p.cell[p.ncells + 1]
 
 
 cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring, int komi) noexcept nogil:
@@ -82,77 +82,84 @@ cdef inline void _list_restore(PosState* p, uint16_t* L, int c) noexcept nogil:
     p.h.nlegal += 1
 
 
-cdef inline int _take(CellState* C, int y, uint16_t* out, int n) noexcept nogil:
+cdef enum:
+    NO_SOURCE = 0xFFFF       # _collect_newly_illegal: the cell has no single stone to blame
+
+
+cdef inline int _take(CellState* C, int y, int source, uint16_t* out, uint16_t* src, int n) noexcept nogil:
     if C[y].legal:
         C[y].legal = 0
         out[n] = y
+        src[n] = source
         n += 1
     return n
 
 
-cdef int _collect_newly_illegal(PosState* p, int x, uint16_t* out) noexcept nogil:
+cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16_t* src) noexcept nogil:
     """Clear the legal flag of every cell a stone on legal cell ``x`` makes illegal.
 
-    Writes them to ``out`` (``x`` first) and returns how many.  Reads only the
-    state before the stone: counts below are "before" counts.  By R8 only cells
-    that are legal now are looked at, and only these can change:
-    the cells around ``x``, the cells around a joined stone that stops being an
-    end, and the cells that touch both far ends of a ribbon ``x`` joins.
+    Writes them to ``out`` (``x`` first) and returns how many; ``src`` gets the
+    stone each was taken beside (``x`` or a joined stone), or NO_SOURCE.  Reads
+    only the state before the stone: counts below are "before" counts.  By R8
+    only cells that are legal now are looked at, and only these can change: the
+    cells around ``x``, the cells around a joined stone that stops being an end,
+    and the cells that touch both far ends of a ribbon ``x`` joins.
     """
     cdef const Geometry* g = p.geo
     cdef CellState* C = p.cell
     cdef int n = 0, i, k, y, s, s1 = -1, s2 = -1, e1, e2, t
-    n = _take(C, x, out, n)
+    n = _take(C, x, NO_SOURCE, out, src, n)
     cdef int nst = C[x].nstones
     if nst == 0:
         # a singleton: a neighbour with two stones already would touch three
-        for i in range(g.nnb[x]):
-            y = g.nb[x][i]
+        for i in range(6):
+            y = g.nb6[x][i]
             if C[y].legal and C[y].nstones >= 2:
-                n = _take(C, y, out, n)
+                n = _take(C, y, x, out, src, n)
     elif nst == 1:
         s1 = C[x].nbxor
         e1 = C[s1].other_end
-        for i in range(g.nnb[x]):
-            y = g.nb[x][i]
+        for i in range(6):
+            y = g.nb6[x][i]
             if C[y].legal:
                 t = C[y].nstones
                 # three stones, a triangle with s1, or a ring through the far end e1
                 if t >= 2 or (t == 1 and (C[y].nbxor == s1 or C[y].nbxor == e1)):
-                    n = _take(C, y, out, n)
+                    n = _take(C, y, x, out, src, n)
         if C[s1].nstones == 1:          # s1 stops being an end: no more growth beside it
-            for i in range(g.nnb[s1]):
-                n = _take(C, g.nb[s1][i], out, n)
+            for i in range(6):
+                n = _take(C, g.nb6[s1][i], s1, out, src, n)
     else:
         # x joins two ribbons and is not an end: nothing may touch it
-        for i in range(g.nnb[x]):
-            y = g.nb[x][i]
+        for i in range(6):
+            y = g.nb6[x][i]
             if C[y].placed:
                 if s1 < 0:
                     s1 = y
                 else:
                     s2 = y
             else:
-                n = _take(C, y, out, n)
+                n = _take(C, y, x, out, src, n)
         e1 = C[s1].other_end
         e2 = C[s2].other_end
         for k in range(2):
             s = s1 if k == 0 else s2
             if C[s].nstones == 1:
-                for i in range(g.nnb[s]):
-                    n = _take(C, g.nb[s][i], out, n)
+                for i in range(6):
+                    n = _take(C, g.nb6[s][i], s, out, src, n)
         # a cell touching both far ends would now close a ring
-        for i in range(g.nnb[e1]):
-            y = g.nb[e1][i]
+        for i in range(6):
+            y = g.nb6[e1][i]
             if C[y].legal and C[y].nstones == 2 and (C[y].nbxor ^ e1) == e2:
-                n = _take(C, y, out, n)
+                n = _take(C, y, NO_SOURCE, out, src, n)
     return n
 
 
 cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil:
     """Whether a stone on legal cell ``x`` leaves at least one legal cell (R20)."""
     cdef uint16_t buf[MAX_REMOVED]
-    cdef int n = _collect_newly_illegal(p, x, buf), i
+    cdef uint16_t src[MAX_REMOVED]
+    cdef int n = _collect_newly_illegal(p, x, buf, src), i
     for i in range(n):
         p.cell[buf[i]].legal = 1
     return n < p.h.nlegal
@@ -223,12 +230,12 @@ cdef inline bint _ribbon_bounded(const PosState* p, int e) noexcept nogil:
     cdef const Geometry* g = p.geo
     cdef const CellState* C = p.cell
     cdef int i, f = C[e].other_end
-    for i in range(g.nnb[e]):
-        if C[g.nb[e][i]].legal:
+    for i in range(6):
+        if C[g.nb6[e][i]].legal:
             return False
     if f != e:
-        for i in range(g.nnb[f]):
-            if C[g.nb[f][i]].legal:
+        for i in range(6):
+            if C[g.nb6[f][i]].legal:
                 return False
     return True
 
@@ -250,9 +257,11 @@ cdef inline uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nog
     return key
 
 
-cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* nclaimed) noexcept nogil:
+cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* nclaimed,
+                        const bint hashed) noexcept nogil:
     """R12: the newly bounded ribbon ending at ``e`` goes to its majority colour,
-    on a tie to the opponent of ``placer``."""
+    on a tie to the opponent of ``placer``.  Without ``hashed`` the Zobrist key
+    is left stale (playouts never read it) and the ribbon is not walked."""
     cdef CellState* C = p.cell
     cdef int nb = C[e].nblack, nw = C[e].length - C[e].nblack
     cdef int owner = BLACK if nb > nw else (WHITE if nw > nb else 3 - placer)
@@ -261,12 +270,12 @@ cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* 
     if owner == BLACK:
         p.h.nblack_stones += nw
         p.h.nwhite_stones -= nw
-        if nw:
+        if hashed and nw:
             p.h.hash ^= _flip_key(p, e, owner)
     else:
         p.h.nwhite_stones += nb
         p.h.nblack_stones -= nb
-        if nb:
+        if hashed and nb:
             p.h.hash ^= _flip_key(p, e, owner)
     claimed[nclaimed[0]] = e
     nclaimed[0] += 1
@@ -292,13 +301,28 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
 
     Returns how many entries of ``cells`` the move used.
     """
+    return _make(p, move, u, cells, True)
+
+
+cdef void play_move(PosState* p, int move) noexcept nogil:
+    """Play legal ``move`` with no undo record and no Zobrist key upkeep for
+    claims, for playouts on a scratch copy (the key is stale afterwards)."""
+    cdef Undo u
+    cdef uint16_t cells[MAX_LIST]
+    _make(p, move, &u, cells, False)
+
+
+cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bint record) noexcept nogil:
+    """make_move, and with ``record`` false the same without the undo record
+    and the claims' key updates (the two are compiled apart: the test is free)."""
     cdef const Geometry* g = p.geo
     cdef CellState* C = p.cell
-    u.h = p.h
-    u.move = move
-    u.nsaved = 0
-    u.nremoved = 0
-    u.nclaimed = 0
+    if record:
+        u.h = p.h
+        u.move = move
+        u.nsaved = 0
+        u.nremoved = 0
+        u.nclaimed = 0
     if move == p.ncells:                       # the button (R13)
         p.h.button = p.h.to_move
         p.h.hash ^= g.zobrist_button[p.h.to_move]
@@ -311,10 +335,12 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
     cdef uint16_t* L = legal_list(p)
 
     # 1. legality: the cells this stone makes illegal leave the legal list
-    cdef int nremoved = _collect_newly_illegal(p, x, cells)
+    cdef uint16_t src[MAX_REMOVED]
+    cdef int nremoved = _collect_newly_illegal(p, x, cells, src)
     for i in range(nremoved):
         _list_remove(p, L, cells[i])
-    u.nremoved = nremoved
+    if record:
+        u.nremoved = nremoved
 
     # 2. the ribbon x makes: its ends, length and black count (read before writing)
     nblack = colour == BLACK
@@ -329,8 +355,8 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
         length = C[s1].length + 1
         nblack += C[s1].nblack
     else:
-        for i in range(g.nnb[x]):
-            y = g.nb[x][i]
+        for i in range(6):
+            y = g.nb6[x][i]
             if C[y].placed:
                 if s1 < 0:
                     s1 = y
@@ -340,11 +366,12 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
         e2 = C[s2].other_end
         length = C[s1].length + C[s2].length + 1
         nblack += C[s1].nblack + C[s2].nblack
-    _save(u, p, x)
-    if e1 != x:
-        _save(u, p, e1)
-    if e2 != x and e2 != e1:
-        _save(u, p, e2)
+    if record:
+        _save(u, p, x)
+        if e1 != x:
+            _save(u, p, e1)
+        if e2 != x and e2 != e1:
+            _save(u, p, e2)
 
     # 3. the stone
     C[x].placed = colour
@@ -354,8 +381,8 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
         p.h.nblack_stones += 1
     else:
         p.h.nwhite_stones += 1
-    for i in range(g.nnb[x]):
-        y = g.nb[x][i]
+    for i in range(6):
+        y = g.nb6[x][i]
         C[y].nstones += 1
         C[y].nbxor ^= x
     C[e1].other_end = e2
@@ -370,14 +397,24 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
     cdef uint16_t* claimed = cells + nremoved
     cdef int nclaimed = 0
     if _ribbon_bounded(p, e1):
-        _claim(p, e1, colour, claimed, &nclaimed)
+        _claim(p, e1, colour, claimed, &nclaimed, record)
     for j in range(1, nremoved):
+        # the stones beside y other than its source: none if y touches only
+        # the source, the XOR partner if two, else look around
         y = cells[j]
-        for i in range(g.nnb[y]):
-            z = g.nb[y][i]
+        if src[j] == NO_SOURCE or C[y].nstones <= 1:
+            continue
+        if C[y].nstones == 2:
+            z = C[y].nbxor ^ src[j]
+            if C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
+                _claim(p, z, colour, claimed, &nclaimed, record)
+            continue
+        for i in range(6):
+            z = g.nb6[y][i]
             if C[z].placed and C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed)
-    u.nclaimed = nclaimed
+                _claim(p, z, colour, claimed, &nclaimed, record)
+    if record:
+        u.nclaimed = nclaimed
 
     # 5. the turn
     p.h.last_placer = colour
@@ -407,9 +444,9 @@ cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcep
             e = cells[u.nremoved + i]
             C[e].owner = 0
             C[C[e].other_end].owner = 0
-        for i in range(g.nnb[x]):
-            C[g.nb[x][i]].nstones -= 1
-            C[g.nb[x][i]].nbxor ^= x
+        for i in range(6):
+            C[g.nb6[x][i]].nstones -= 1
+            C[g.nb6[x][i]].nbxor ^= x
         for i in range(u.nsaved - 1, -1, -1):
             C[u.saved_cell[i]] = u.saved[i]
         L = legal_list(p)
@@ -508,19 +545,22 @@ cdef void fill_display(const PosState* p, uint8_t* out) noexcept nogil:
 # Kernels that run whole games or trees
 
 
-cdef int random_playout(PosState* p, Rng* rng, double button_probability) noexcept nogil:
+cdef int random_playout(PosState* p, Rng* rng, double button_probability,
+                        uint8_t* played_by) noexcept nogil:
     """Play uniformly random legal stones to the end; returns the stones placed.
 
     The button is taken with ``button_probability`` at each turn it is a move.
+    If ``played_by`` is not NULL, ``played_by[move]`` gets the colour of the
+    player of each move (for AMAF statistics).
     """
-    cdef Undo u
-    cdef uint16_t cells[MAX_LIST]
     cdef uint16_t moves[MAX_MOVES]
     cdef int placed = 0, n, move
     cdef uint16_t* L = legal_list(p)
     while not p.h.over:
         if button_probability > 0.0 and button_available(p) and rng_unit(rng) < button_probability:
-            make_move(p, p.ncells, &u, cells)
+            if played_by != NULL:
+                played_by[p.ncells] = p.h.to_move
+            play_move(p, p.ncells)
             continue
         if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
             n = 0
@@ -531,7 +571,9 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability) noexce
             move = moves[rng_below(rng, n)]
         else:
             move = L[rng_below(rng, p.h.nlegal)]
-        make_move(p, move, &u, cells)
+        if played_by != NULL:
+            played_by[move] = p.h.to_move
+        play_move(p, move)
         placed += 1
     return placed
 
@@ -1024,7 +1066,7 @@ def random_playouts(Position pos, n, seed=None, button_probability=0.0):
     with nogil:
         for i in range(games):
             pos_copy(scratch, start)
-            placements += random_playout(scratch, &rng, q)
+            placements += random_playout(scratch, &rng, q, NULL)
             final_result(scratch, &r)
             wins[r.winner] += 1
     free(scratch)

@@ -1,0 +1,27 @@
+"""The fixed signature benchmark: its totals change only when behaviour does.
+
+A speed-up that keeps the rules and the random streams must leave these numbers
+alone (like Stockfish's ``bench``).  The perft part is independent of move
+order; the playout part also pins the order of the legal list and the random
+number generator, so a change there is a behaviour change to review.
+"""
+
+from catena.benchmark import report, signature
+
+EXPECTED = {"perft_nodes": 4813260, "playouts": 3200, "placements": 127027, "black_wins": 1612,
+            "draws": 0}
+
+
+def test_signature_totals_are_unchanged():
+    assert signature() == EXPECTED
+
+
+def test_report_prints_every_row():
+    lines = []
+    report(quick=True, callgrind=False, out=lines.append)
+    text = "\n".join(lines)
+    for row in ("playouts/s (wall)", "playouts/s (CPU)", "placements/s (wall)", "placements/s (CPU)",
+                "perft empty", "perft middle game", "position size (bytes)", "legal_moves()",
+                "push()+pop()", "copy()", "signature"):
+        assert row in text, row
+    assert lines[0].split("|")[1].strip() == "2" and lines[0].split("|")[-1].strip() == "10"
