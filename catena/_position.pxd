@@ -97,6 +97,7 @@ cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil
 cdef bint is_legal_move(PosState* p, int move) noexcept nogil
 cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil
 cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
+cdef int make_move_unhashed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
 cdef void play_move(PosState* p, int move) noexcept nogil
 cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcept nogil
 cdef void final_result(const PosState* p, Result* r) noexcept nogil

@@ -87,12 +87,22 @@ cdef enum:
 
 
 cdef inline int _take(CellState* C, int y, int source, uint16_t* out, uint16_t* src, int n) noexcept nogil:
-    if C[y].legal:
-        C[y].legal = 0
-        out[n] = y
-        src[n] = source
-        n += 1
-    return n
+    """Append ``y`` to ``out`` and clear its flag if it is legal (branch-free:
+    random playouts make these tests unpredictable)."""
+    cdef int was_legal = C[y].legal
+    out[n] = y
+    src[n] = source
+    C[y].legal = 0
+    return n + was_legal
+
+
+cdef inline int _take_if(CellState* C, int y, int cond, int source, uint16_t* out, uint16_t* src,
+                         int n) noexcept nogil:
+    """``_take`` when ``cond`` (which implies that ``y`` is legal) holds, branch-free."""
+    out[n] = y
+    src[n] = source
+    C[y].legal -= cond
+    return n + cond
 
 
 cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16_t* src) noexcept nogil:
@@ -114,18 +124,16 @@ cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16
         # a singleton: a neighbour with two stones already would touch three
         for i in range(6):
             y = g.nb6[x][i]
-            if C[y].legal and C[y].nstones >= 2:
-                n = _take(C, y, x, out, src, n)
+            n = _take_if(C, y, C[y].legal & (C[y].nstones >= 2), x, out, src, n)
     elif nst == 1:
         s1 = C[x].nbxor
         e1 = C[s1].other_end
         for i in range(6):
             y = g.nb6[x][i]
-            if C[y].legal:
-                t = C[y].nstones
-                # three stones, a triangle with s1, or a ring through the far end e1
-                if t >= 2 or (t == 1 and (C[y].nbxor == s1 or C[y].nbxor == e1)):
-                    n = _take(C, y, x, out, src, n)
+            t = C[y].nstones
+            # three stones, a triangle with s1, or a ring through the far end e1
+            n = _take_if(C, y, C[y].legal & ((t >= 2) | ((t == 1) & ((C[y].nbxor == s1) | (C[y].nbxor == e1)))),
+                         x, out, src, n)
         if C[s1].nstones == 1:          # s1 stops being an end: no more growth beside it
             for i in range(6):
                 n = _take(C, g.nb6[s1][i], s1, out, src, n)
@@ -150,8 +158,8 @@ cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16
         # a cell touching both far ends would now close a ring
         for i in range(6):
             y = g.nb6[e1][i]
-            if C[y].legal and C[y].nstones == 2 and (C[y].nbxor ^ e1) == e2:
-                n = _take(C, y, NO_SOURCE, out, src, n)
+            n = _take_if(C, y, C[y].legal & (C[y].nstones == 2) & ((C[y].nbxor ^ e1) == e2),
+                         NO_SOURCE, out, src, n)
     return n
 
 
@@ -229,15 +237,14 @@ cdef inline bint _ribbon_bounded(const PosState* p, int e) noexcept nogil:
     """R9: no legal cell touches either end of the ribbon that ends at ``e``."""
     cdef const Geometry* g = p.geo
     cdef const CellState* C = p.cell
-    cdef int i, f = C[e].other_end
+    cdef int i, f = C[e].other_end, growth = 0
+    for i in range(6):                  # branch-free: the outcome is a coin toss in playouts
+        growth |= C[g.nb6[e][i]].legal
+    if growth:
+        return False
     for i in range(6):
-        if C[g.nb6[e][i]].legal:
-            return False
-    if f != e:
-        for i in range(6):
-            if C[g.nb6[f][i]].legal:
-                return False
-    return True
+        growth |= C[g.nb6[f][i]].legal
+    return growth == 0
 
 
 cdef inline uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nogil:
@@ -301,7 +308,14 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
 
     Returns how many entries of ``cells`` the move used.
     """
-    return _make(p, move, u, cells, True)
+    return _make(p, move, u, cells, True, True)
+
+
+cdef int make_move_unhashed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
+    """make_move without the Zobrist upkeep of claims, which walks each claimed
+    ribbon: for searches that never read the key (perft).  unmake_move still
+    restores the position exactly, key included."""
+    return _make(p, move, u, cells, True, False)
 
 
 cdef void play_move(PosState* p, int move) noexcept nogil:
@@ -309,12 +323,13 @@ cdef void play_move(PosState* p, int move) noexcept nogil:
     claims, for playouts on a scratch copy (the key is stale afterwards)."""
     cdef Undo u
     cdef uint16_t cells[MAX_LIST]
-    _make(p, move, &u, cells, False)
+    _make(p, move, &u, cells, False, False)
 
 
-cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bint record) noexcept nogil:
-    """make_move, and with ``record`` false the same without the undo record
-    and the claims' key updates (the two are compiled apart: the test is free)."""
+cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bint record,
+                      const bint hashed) noexcept nogil:
+    """make_move; without ``record`` no undo record is written, without ``hashed``
+    the claims leave the key stale (each variant is compiled apart: the tests are free)."""
     cdef const Geometry* g = p.geo
     cdef CellState* C = p.cell
     if record:
@@ -397,7 +412,7 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     cdef uint16_t* claimed = cells + nremoved
     cdef int nclaimed = 0
     if _ribbon_bounded(p, e1):
-        _claim(p, e1, colour, claimed, &nclaimed, record)
+        _claim(p, e1, colour, claimed, &nclaimed, hashed)
     for j in range(1, nremoved):
         # the stones beside y other than its source: none if y touches only
         # the source, the XOR partner if two, else look around
@@ -407,12 +422,12 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
         if C[y].nstones == 2:
             z = C[y].nbxor ^ src[j]
             if C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed, record)
+                _claim(p, z, colour, claimed, &nclaimed, hashed)
             continue
         for i in range(6):
             z = g.nb6[y][i]
             if C[z].placed and C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed, record)
+                _claim(p, z, colour, claimed, &nclaimed, hashed)
     if record:
         u.nclaimed = nclaimed
 
@@ -590,7 +605,7 @@ cdef uint64_t perft_count(PosState* p, int depth) noexcept nogil:
     cdef int n = gen_moves(p, moves), i
     cdef uint64_t total = 0
     for i in range(n):
-        make_move(p, moves[i], &u, cells)
+        make_move_unhashed(p, moves[i], &u, cells)
         total += perft_count(p, depth - 1)
         unmake_move(p, &u, cells)
     return total
