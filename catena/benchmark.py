@@ -21,7 +21,7 @@ from catena._position import Position, perft, position_bytes, random_playouts
 
 SIZES = range(2, 11)
 PERFT_DEPTH_EMPTY = {2: 6, 3: 5, 4: 4, 5: 4, 6: 4, 7: 3, 8: 3, 9: 3, 10: 3}
-PERFT_DEPTH_MIDGAME = {2: 3, 3: 4, 4: 4, 5: 4, 6: 4, 7: 3, 8: 3, 9: 3, 10: 3}
+PERFT_DEPTH_MIDGAME = {2: 2, 3: 4, 4: 4, 5: 4, 6: 4, 7: 3, 8: 3, 9: 3, 10: 3}
 
 
 def midgame(size: int = 6, plies: int | None = None, seed: int = 2026,
@@ -64,7 +64,7 @@ def playout_rates(size: int, games: int, repeat: int = 3) -> dict[str, float]:
 def perft_rate(pos: Position, depth: int, repeat: int = 3) -> float:
     """Perft nodes per CPU second."""
     wall, cpu, nodes = _timed(lambda: perft(pos, depth), repeat)
-    return nodes / cpu
+    return nodes / max(cpu, 1e-9)
 
 
 def python_call_costs(number: int = 100_000) -> dict[str, float]:
