@@ -76,3 +76,77 @@ class FlatMonteCarloPlayer:
     def choose_colour(self, game) -> str:
         rates = self._colour_rates(game, game.komi)
         return max(rates, key=rates.get)
+
+
+class MCTSPlayer:
+    """A player for :meth:`catena.Game.play` that searches with :class:`catena.MCTS`.
+
+    ``iterations`` and/or ``seconds`` is the budget per decision; other keywords
+    go to MCTS.  The tree is kept between moves (the moves played since the last
+    search are replayed on it).  As P1 it chooses the komi whose worse colour is
+    best for it (the komi that brings Black's value nearest one half, found by
+    bisection, as Black's value falls with komi); in a no-komi game its opening
+    stone is the one whose value is nearest one half; as P2 it takes the colour
+    with the higher value.
+
+    >>> import catena
+    >>> player = MCTSPlayer(iterations=300, seed=1)
+    >>> pos = catena.Position(size=3)
+    >>> player.choose_move(pos) in pos.legal_moves()
+    True
+    """
+
+    def __init__(self, iterations: int | None = 2000, seconds: float | None = None, seed: int | None = None,
+                 **mcts_options):
+        from catena._mcts import MCTS
+
+        if iterations is None and seconds is None:
+            raise ValueError("give a budget: iterations and/or seconds")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.mcts = MCTS(seed=seed, **mcts_options)
+        self._searched = None         # the moves of the position the tree's root stands on
+
+    def _search(self, position: Position):
+        stack = [m.name for m in position.move_stack]
+        if self._searched is not None and stack[:len(self._searched)] == self._searched:
+            try:
+                for name in stack[len(self._searched):]:
+                    self.mcts.advance(name)
+            except Exception:
+                pass                  # not the same game after all: search afresh
+        result = self.mcts.search(position, iterations=self.iterations, seconds=self.seconds)
+        self._searched = stack
+        return result
+
+    def choose_move(self, position: Position):
+        result = self._search(position)
+        move = result.best_move
+        if position.game_type == "nokomi" and position.ply == 0:
+            # P1's opening stone: P2 will take the better colour, so aim for balance
+            visited = [m for m, n in result.visits.items() if n >= max(1, result.iterations // 200)]
+            move = min(visited or result.visits, key=lambda m: abs(result.values[m] - 0.5))
+        return move
+
+    def _black_value(self, position: Position) -> float:
+        result = self._search(position)
+        return result.value if position.to_move == "black" else 1.0 - result.value
+
+    def choose_komi(self, game) -> int:
+        low, high = 0, 1000 if game.scoring == "square" else 15
+
+        def black_value(komi: int) -> float:
+            return self._black_value(Position(game.size, game.game_type, game.scoring, komi))
+
+        # Black's value falls as komi rises: bisect for the crossing of one half
+        while high - low > 1:
+            mid = (low + high) // 2
+            if black_value(mid) > 0.5:
+                low = mid
+            else:
+                high = mid
+        return min((low, high), key=lambda k: abs(black_value(k) - 0.5))
+
+    def choose_colour(self, game) -> str:
+        black = self._black_value(game.position)
+        return "black" if black >= 0.5 else "white"

@@ -49,3 +49,25 @@ class PlayoutStats:
     black_wins: int
     white_wins: int
     draws: int
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What an MCTS search found.
+
+    ``visits`` and ``values`` map each root move to its visits and mean reward
+    for the player to move (1 a win, 0.5 a draw); ``pv`` is the principal
+    variation; ``proven`` says whether MCTS-Solver proved the root, and
+    ``winner`` is then "black", "white" or "draw".  ``value`` is the mean
+    reward of the player to move over all root visits.
+    """
+
+    best_move: object
+    visits: dict
+    values: dict
+    pv: tuple
+    iterations: int
+    seconds: float
+    proven: bool
+    winner: Optional[str]
+    value: float

@@ -1,0 +1,36 @@
+# Monte Carlo tree search over the position core: the node record, one tree,
+# and the kernels that run without the GIL.
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from catena._position cimport PosState
+from catena._rng cimport Rng
+
+cdef enum:
+    PROVEN_DRAW = 3          # Node.proven: 0 unknown, BLACK or WHITE wins, or a draw
+
+ctypedef struct Node:
+    int32_t first_child      # arena index of the first child, -1 until expanded
+    uint16_t nchildren       # children are contiguous in the arena
+    uint16_t move            # the move from the parent (cell index or the button)
+    uint8_t mover            # colour that played it (0 at the root)
+    uint8_t proven           # MCTS-Solver: 0 unknown, else the winner under best play
+    uint32_t visits
+    float value              # sum of rewards for the mover: 1 a win, 0.5 a draw
+    uint32_t amaf_visits     # RAVE: playouts after the parent in which the mover played this move
+    float amaf_value         # RAVE: their rewards for the mover
+
+ctypedef struct Tree:
+    Node* nodes              # the arena; nodes[0] is the root
+    int64_t capacity         # nodes the arena holds
+    int64_t size             # nodes in use
+    PosState* root_state     # the root position (kept with make_move, so its key is exact)
+    PosState* scratch        # the position of the current iteration
+    uint8_t* played_by       # per move: colour that played it this iteration (AMAF)
+    int32_t* path            # node indices from the root in the current iteration
+    Rng rng
+    double c                 # exploration constant of UCT
+    double rave_k            # RAVE equivalence parameter; 0 turns RAVE off
+    uint32_t expand_visits   # a leaf is expanded once it has this many visits
+    int64_t iterations       # iterations run since the tree was made
+
+cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept nogil
