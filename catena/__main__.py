@@ -11,15 +11,15 @@ import sys
 import time
 
 import catena
-from catena.players import FlatMonteCarloPlayer
+from catena.players import MCTSPlayer
 
 
 def _demo(args) -> int:
     game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-    p1 = FlatMonteCarloPlayer(playouts=args.playouts, seed=args.seed)
-    p2 = FlatMonteCarloPlayer(playouts=args.playouts, seed=None if args.seed is None else args.seed + 1)
+    p1 = MCTSPlayer(iterations=args.iterations, seed=args.seed)
+    p2 = MCTSPlayer(iterations=args.iterations, seed=None if args.seed is None else args.seed + 1)
     print(f"Catena demo: side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
-          f"two flat Monte Carlo players, {args.playouts} playouts per candidate move")
+          f"two MCTS players, {args.iterations} iterations per decision")
 
     def show(game, player, kind, value):
         if kind == "komi":
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
 
     demo = sub.add_parser("demo", help="a game between two engine players (the default)")
     common(demo)
-    demo.add_argument("--playouts", type=int, default=100, help="random playouts per candidate move")
+    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision")
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--boards", action="store_true", help="draw the board after every move")
     perft = sub.add_parser("perft", help="count the move tree from the empty board")

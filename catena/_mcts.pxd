@@ -27,6 +27,7 @@ ctypedef struct Tree:
     PosState* scratch        # the position of the current iteration
     uint8_t* played_by       # per move: colour that played it this iteration (AMAF)
     int32_t* path            # node indices from the root in the current iteration
+    float* beta_table        # RAVE weights by visit count (TABLE_SIZE entries)
     Rng rng
     double c                 # exploration constant of UCT
     double rave_k            # RAVE equivalence parameter; 0 turns RAVE off

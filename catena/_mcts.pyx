@@ -29,6 +29,21 @@ from catena.results import SearchResult
 
 cdef enum:
     MAX_DEPTH = MAX_MOVES + 2
+    TABLE_SIZE = 4096            # visit counts below this read square roots from tables
+
+# 1/sqrt(n + 1) for the exploration term, so selection needs no square roots
+cdef float _INV_SQRT[TABLE_SIZE]
+for _n in range(TABLE_SIZE):
+    _INV_SQRT[_n] = 1.0 / sqrt(_n + 1.0)
+
+
+cdef inline double _inv_sqrt(uint32_t n) noexcept nogil:
+    return _INV_SQRT[n] if n < TABLE_SIZE else 1.0 / sqrt(n + 1.0)
+
+
+cdef inline double _beta(const Tree* t, uint32_t n) noexcept nogil:
+    """RAVE weight sqrt(k / (3n + k)) (Gelly and Silver's hand-tuned schedule)."""
+    return t.beta_table[n] if n < TABLE_SIZE else sqrt(t.rave_k / (3.0 * n + t.rave_k))
 
 
 cdef inline double _now() noexcept nogil:
@@ -89,7 +104,7 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
     cdef Node* children = &t.nodes[n.first_child]
     cdef int i, best = -1, mover = children[0].mover
     cdef double score, best_score = -INFINITY, q, a, beta
-    cdef double log_parent = log(n.visits + 1.0)
+    cdef double explore = t.c * sqrt(log(n.visits + 1.0))
     cdef bint rave = t.rave_k > 0
     cdef Node* ch
     for i in range(n.nchildren):
@@ -104,9 +119,9 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
         q = ch.value / ch.visits if ch.visits else 1.0
         if rave:
             a = ch.amaf_value / ch.amaf_visits if ch.amaf_visits else 1.0
-            beta = sqrt(t.rave_k / (3.0 * ch.visits + t.rave_k))
+            beta = _beta(t, ch.visits)
             q = (1.0 - beta) * q + beta * a
-        score = q + t.c * sqrt(log_parent / (ch.visits + 1.0))
+        score = q + explore * _inv_sqrt(ch.visits)
         if score > best_score:
             best_score = score
             best = i
@@ -220,7 +235,8 @@ cdef class _TreeHandle:
         self.t.scratch = pos_alloc(ncells)
         self.t.played_by = <uint8_t*>malloc(ncells + 1)
         self.t.path = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
-        if (self.t.nodes == NULL or self.t.root_state == NULL or self.t.scratch == NULL
+        self.t.beta_table = <float*>malloc(TABLE_SIZE * sizeof(float))
+        if (self.t.nodes == NULL or self.t.beta_table == NULL or self.t.root_state == NULL or self.t.scratch == NULL
                 or self.t.played_by == NULL or self.t.path == NULL):
             raise MemoryError("not enough memory for the search tree; lower max_nodes")
 
@@ -230,6 +246,7 @@ cdef class _TreeHandle:
         free(self.t.scratch)
         free(self.t.played_by)
         free(self.t.path)
+        free(self.t.beta_table)
 
     cdef void reset(self, const PosState* root) noexcept:
         pos_copy(self.t.root_state, root)
@@ -347,11 +364,14 @@ cdef class MCTS:
 
     cdef _TreeHandle _new_tree(self, Position pos, int index):
         cdef _TreeHandle tree = _TreeHandle(self.max_nodes // self.threads, pos._st.ncells)
+        cdef int i
         seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
         rng_seed(&tree.t.rng, <uint64_t>((seed * 0x9E3779B97F4A7C15 + index) & 0xFFFFFFFFFFFFFFFF))
         tree.t.c = self.c
         tree.t.rave_k = self.rave_k if self.rave else 0.0
         tree.t.expand_visits = self.expand_visits
+        for i in range(TABLE_SIZE):
+            tree.t.beta_table[i] = sqrt(self.rave_k / (3.0 * i + self.rave_k))
         tree.reset(pos._st)
         return tree
 

@@ -67,6 +67,17 @@ def perft_rate(pos: Position, depth: int, repeat: int = 3) -> float:
     return nodes / max(cpu, 1e-9)
 
 
+def mcts_rate(size: int, iterations: int, threads: int = 1, rave: bool = True) -> float:
+    """MCTS iterations per wall second from the empty board (a fresh tree each run)."""
+    from catena._mcts import MCTS
+
+    def run():
+        return MCTS(seed=1, threads=threads, rave=rave).search(Position(size=size), iterations=iterations)
+
+    result = _timed(run, 3)[2]
+    return result.iterations / result.seconds
+
+
 def python_call_costs(number: int = 100_000) -> dict[str, float]:
     """Nanoseconds per call on the side-6 middle-game position, median of five runs."""
     pos = midgame(6)
@@ -137,6 +148,11 @@ def report(quick: bool = False, callgrind: bool = True, out=print) -> None:
         put("perft middle game: nodes/s (CPU)", size,
             f"{perft_rate(midgame(size), depth, repeat) / 1e6:.1f} M (d{depth})")
         put("position size (bytes)", size, str(position_bytes(size)))
+    its = 20_000 if quick else 100_000
+    for size in (4, 6, 10):
+        put("MCTS+RAVE iterations/s, 1 thread", size, f"{mcts_rate(size, its):,.0f}")
+        put("MCTS+RAVE iterations/s, 2 threads", size, f"{mcts_rate(size, its, threads=2):,.0f}")
+        put("plain UCT iterations/s, 1 thread", size, f"{mcts_rate(size, its, rave=False):,.0f}")
     costs = python_call_costs(10_000 if quick else 100_000)
     for name, label in (("legal_moves", "Python legal_moves() (ns)"),
                         ("push_pop", "Python push()+pop() (ns)"), ("copy", "Python copy() (ns)")):
