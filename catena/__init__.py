@@ -13,12 +13,13 @@ from catena._position import (GAME_TYPES, SCORINGS, Position, perft, position_by
                               random_playouts)
 from catena.game import Game
 from catena._mcts import MCTS
+from catena._solver import solve
 from catena.players import MCTSPlayer, RandomPlayer
-from catena.results import SearchResult
+from catena.results import SearchResult, SolveResult
 
 __all__ = [
     "CatenaError", "CellError", "Claim", "GAME_TYPES", "Game", "IllegalMoveError", "MCTS", "MCTSPlayer", "Move",
     "Outcome", "PlayoutStats", "Position", "RandomPlayer", "Ribbon", "SCORINGS", "SearchResult", "SetupError", "cell_name",
     "cells", "neighbours", "parse_cell", "perft", "position_bytes", "random_playouts",
-    "symmetries",
+    "solve", "symmetries",
 ]

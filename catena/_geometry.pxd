@@ -28,6 +28,11 @@ ctypedef struct Geometry:
     uint64_t zobrist_white_to_move
     uint64_t zobrist_button[3]                # button untaken ([0] is 0), taken by black, taken by white
     uint64_t zobrist_second_stone             # double placement: the next stone is the second of its turn
+    uint64_t key_stone[MAX_CELLS]             # solver key (F4): a stone of either colour on a cell
+    uint64_t key_end[MAX_CELLS]               # solver key: an unbounded ribbon ends on a cell
+    uint64_t key_black_count[MAX_CELLS + 1]   # solver key: an unbounded ribbon holds this many black stones
+    uint64_t key_bounded[MAX_CELLS + 1][3]    # solver key, longest ribbon: a bounded ribbon of a length and owner
+    int16_t sym_inverse[NUM_SYMMETRIES][MAX_CELLS]  # sym_inverse[k][sym[k][c]] == c
 
 cdef const Geometry* geometry_for(int size) except NULL
 

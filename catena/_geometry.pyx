@@ -85,6 +85,15 @@ cdef Geometry* _build(int n) except NULL:
     g.zobrist_button[1] = _splitmix64(&seed)
     g.zobrist_button[2] = _splitmix64(&seed)
     g.zobrist_second_stone = _splitmix64(&seed)
+    for cell in range(g.ncells):
+        g.key_stone[cell] = _splitmix64(&seed)
+        g.key_end[cell] = _splitmix64(&seed)
+        for k in range(NUM_SYMMETRIES):
+            g.sym_inverse[k][g.sym[k][cell]] = cell
+    for cell in range(MAX_CELLS + 1):
+        g.key_black_count[cell] = _splitmix64(&seed)
+        g.key_bounded[cell][1] = _splitmix64(&seed)
+        g.key_bounded[cell][2] = _splitmix64(&seed)
     return g
 
 

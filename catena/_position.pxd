@@ -58,6 +58,11 @@ ctypedef struct Header:
     uint8_t stones_left      # double placement: stones still to place this turn (1 or 2); else 1
     uint8_t over             # 1 once the game has ended (R14, R20)
     uint8_t last_placer      # colour of the last stone placed, 0 before any
+    int32_t bounded          # score of the bounded ribbons, black minus white (standard: stones,
+                             # square: squared lengths; 0 under longest ribbon); kept with the key
+    uint64_t key             # solver key (F4): which cells hold stones, each unbounded ribbon's
+                             # ends and black count, side to move, button, stone of the turn, and
+                             # under longest ribbon the bounded ribbons' lengths and owners
 
 ctypedef struct PosState:
     const Geometry* geo      # shared tables of this board side
@@ -98,6 +103,9 @@ cdef bint is_legal_move(PosState* p, int move) noexcept nogil
 cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil
 cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
 cdef int make_move_unhashed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
+cdef int make_move_keyed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
+cdef uint64_t ribbon_key(const Geometry* g, int e1, int e2, int nblack) noexcept nogil
+cdef uint64_t mix64(uint64_t z) noexcept nogil
 cdef void play_move(PosState* p, int move) noexcept nogil
 cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcept nogil
 cdef void final_result(const PosState* p, Result* r) noexcept nogil

@@ -51,6 +51,7 @@ cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring,
         L[c] = c
     if game_type == GAME_DOUBLE:
         p.h.hash ^= geo.zobrist_second_stone
+    p.h.key = p.h.hash
 
 
 cdef void pos_copy(PosState* dst, const PosState* src) noexcept nogil:
@@ -264,8 +265,20 @@ cdef inline uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nog
     return key
 
 
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """splitmix64's finaliser: a bijective scrambling of 64 bits."""
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t ribbon_key(const Geometry* g, int e1, int e2, int nblack) noexcept nogil:
+    """Solver-key term of an unbounded ribbon: its ends (either order) and black count (F4)."""
+    return mix64(g.key_end[e1] + g.key_end[e2] + g.key_black_count[nblack])
+
+
 cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* nclaimed,
-                        const bint hashed) noexcept nogil:
+                        const bint hashed, const bint keyed) noexcept nogil:
     """R12: the newly bounded ribbon ending at ``e`` goes to its majority colour,
     on a tie to the opponent of ``placer``.  Without ``hashed`` the Zobrist key
     is left stale (playouts never read it) and the ribbon is not walked."""
@@ -274,6 +287,14 @@ cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* 
     cdef int owner = BLACK if nb > nw else (WHITE if nw > nb else 3 - placer)
     C[e].owner = owner
     C[C[e].other_end].owner = owner
+    cdef int length = C[e].length, worth
+    if keyed:
+        worth = length * length if p.scoring == SCORING_SQUARE else length
+        if p.scoring != SCORING_LONGEST:
+            p.h.bounded += worth if owner == BLACK else -worth
+        p.h.key ^= ribbon_key(p.geo, e, C[e].other_end, nb)
+        if p.scoring == SCORING_LONGEST:
+            p.h.key += p.geo.key_bounded[length][owner]
     if owner == BLACK:
         p.h.nblack_stones += nw
         p.h.nwhite_stones -= nw
@@ -295,6 +316,7 @@ cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* 
 cdef inline void _pass_turn(PosState* p) noexcept nogil:
     p.h.to_move = 3 - p.h.to_move
     p.h.hash ^= p.geo.zobrist_white_to_move
+    p.h.key ^= p.geo.zobrist_white_to_move
 
 
 cdef inline void _save(Undo* u, const PosState* p, int c) noexcept nogil:
@@ -308,14 +330,19 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
 
     Returns how many entries of ``cells`` the move used.
     """
-    return _make(p, move, u, cells, True, True)
+    return _make(p, move, u, cells, True, True, True)
 
 
 cdef int make_move_unhashed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
-    """make_move without the Zobrist upkeep of claims, which walks each claimed
-    ribbon: for searches that never read the key (perft).  unmake_move still
-    restores the position exactly, key included."""
-    return _make(p, move, u, cells, True, False)
+    """make_move without the upkeep of the keys (the Zobrist one walks each
+    claimed ribbon): for searches that never read them (perft).  unmake_move
+    still restores the position exactly, keys included."""
+    return _make(p, move, u, cells, True, False, False)
+
+
+cdef int make_move_keyed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
+    """make_move keeping only the solver key (``h.key``) up to date."""
+    return _make(p, move, u, cells, True, False, True)
 
 
 cdef void play_move(PosState* p, int move) noexcept nogil:
@@ -323,11 +350,11 @@ cdef void play_move(PosState* p, int move) noexcept nogil:
     claims, for playouts on a scratch copy (the key is stale afterwards)."""
     cdef Undo u
     cdef uint16_t cells[MAX_LIST]
-    _make(p, move, &u, cells, False, False)
+    _make(p, move, &u, cells, False, False, False)
 
 
 cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bint record,
-                      const bint hashed) noexcept nogil:
+                      const bint hashed, const bint keyed) noexcept nogil:
     """make_move; without ``record`` no undo record is written, without ``hashed``
     the claims leave the key stale (each variant is compiled apart: the tests are free)."""
     cdef const Geometry* g = p.geo
@@ -341,6 +368,7 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     if move == p.ncells:                       # the button (R13)
         p.h.button = p.h.to_move
         p.h.hash ^= g.zobrist_button[p.h.to_move]
+        p.h.key ^= g.zobrist_button[p.h.to_move]
         p.h.ply += 1
         _pass_turn(p)
         return 0
@@ -381,6 +409,12 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
         e2 = C[s2].other_end
         length = C[s1].length + C[s2].length + 1
         nblack += C[s1].nblack + C[s2].nblack
+    if keyed:                                  # the joined ribbons give way to the new one
+        p.h.key ^= g.key_stone[x] ^ ribbon_key(g, e1, e2, nblack)
+        if s1 >= 0:
+            p.h.key ^= ribbon_key(g, s1, C[s1].other_end, C[s1].nblack)
+        if s2 >= 0:
+            p.h.key ^= ribbon_key(g, s2, C[s2].other_end, C[s2].nblack)
     if record:
         _save(u, p, x)
         if e1 != x:
@@ -412,7 +446,7 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     cdef uint16_t* claimed = cells + nremoved
     cdef int nclaimed = 0
     if _ribbon_bounded(p, e1):
-        _claim(p, e1, colour, claimed, &nclaimed, hashed)
+        _claim(p, e1, colour, claimed, &nclaimed, hashed, keyed)
     for j in range(1, nremoved):
         # the stones beside y other than its source: none if y touches only
         # the source, the XOR partner if two, else look around
@@ -422,12 +456,12 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
         if C[y].nstones == 2:
             z = C[y].nbxor ^ src[j]
             if C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed, hashed)
+                _claim(p, z, colour, claimed, &nclaimed, hashed, keyed)
             continue
         for i in range(6):
             z = g.nb6[y][i]
             if C[z].placed and C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed, hashed)
+                _claim(p, z, colour, claimed, &nclaimed, hashed, keyed)
     if record:
         u.nclaimed = nclaimed
 
@@ -437,6 +471,7 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     if p.game_type == GAME_DOUBLE:
         p.h.stones_left -= 1
         p.h.hash ^= g.zobrist_second_stone
+        p.h.key ^= g.zobrist_second_stone
         if p.h.stones_left == 0:
             p.h.stones_left = 2
             _pass_turn(p)

@@ -71,3 +71,28 @@ class SearchResult:
     proven: bool
     winner: Optional[str]
     value: float
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the exact solver found.
+
+    ``value`` is Black's score minus White's under best play (komi and the
+    button included; None under longest-ribbon scoring, which has only a
+    winner), ``winner`` "black", "white" or "draw"; ``pv`` a line of best play
+    to the end.  When a limit stopped the search, ``solved`` is False, ``value``
+    and ``winner`` are None, and ``lower``/``upper`` are the bounds proven so
+    far (None where nothing was proven); ``stopped_by`` says which limit.
+    Under longest-ribbon scoring the bounds are +1 (Black wins), 0, -1.
+    """
+
+    value: Optional[float]
+    winner: Optional[str]
+    best_move: object
+    pv: tuple
+    nodes: int
+    seconds: float
+    solved: bool
+    lower: Optional[float]
+    upper: Optional[float]
+    stopped_by: Optional[str]

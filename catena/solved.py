@@ -1,0 +1,146 @@
+"""Solved values of small boards: fair komi and the tables of docs/solved.md.
+
+Komi only shifts the final margin (White's score gains exactly the komi), so under
+standard and square scoring one solve at komi 0 gives Black's margin at every
+komi: ``margin(k) = margin(0) - k``.  Under longest-ribbon scoring komi changes
+which ribbon is longest, so each komi is solved on its own.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from catena._geometry import check_size, symmetries, cells
+from catena._position import KOMI_RANGES, Position
+from catena._solver import solve
+
+
+@dataclass(frozen=True)
+class KomiRow:
+    """One komi of a komi game: Black's margin (None under longest ribbon), the winner,
+    and the colour P2 should choose."""
+
+    komi: int
+    margin: float | None
+    winner: str
+    p2_choice: str
+
+
+def _choice(winner: str) -> str:
+    return "either" if winner == "draw" else winner
+
+
+def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[KomiRow]:
+    """Black's result at every komi of game type "komi" on the empty board of ``size``."""
+    size = check_size(size)
+    low, high = KOMI_RANGES[scoring]
+    rows = []
+    if scoring == "longest":
+        for komi in range(low, high + 1):
+            result = solve(Position(size, "komi", scoring, komi), tt_mb=tt_mb)
+            rows.append(KomiRow(komi, None, result.winner, _choice(result.winner)))
+        return rows
+    base = solve(Position(size, "komi", scoring, 0), tt_mb=tt_mb).value
+    for komi in range(low, high + 1):
+        margin = base - komi
+        winner = "black" if margin > 0 else ("white" if margin < 0 else "draw")
+        rows.append(KomiRow(komi, margin, winner, _choice(winner)))
+    return rows
+
+
+def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256) -> int:
+    """The fair komi of game type "komi" on the board of ``size``: the komi that makes
+    P2's colour choice the closest call, i.e. the largest komi at which Black still
+    wins (one more point and White wins); 0 if White wins even at komi 0.
+
+    >>> fair_komi(2)
+    2
+    """
+    rows = komi_table(size, scoring, tt_mb)
+    black_wins = [row.komi for row in rows if row.winner == "black"]
+    return max(black_wins) if black_wins else rows[0].komi
+
+
+@dataclass(frozen=True)
+class OpeningRow:
+    """A first black stone of a no-komi game (one per symmetry class) and its value."""
+
+    cell: str
+    equivalent: int
+    margin: float | None
+    winner: str
+    p2_choice: str
+
+
+def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[OpeningRow]:
+    """For each first black stone of game type "nokomi" (up to symmetry): Black's margin
+    with best play after it, and the colour that wins for P2."""
+    size = check_size(size)
+    names = cells(size)
+    seen: set[int] = set()
+    rows = []
+    for index, name in enumerate(names):
+        if index in seen:
+            continue
+        orbit = {sym[index] for sym in symmetries(size)}
+        seen |= orbit
+        pos = Position(size, "nokomi", scoring, 0)
+        pos.push(name)
+        result = solve(pos, tt_mb=tt_mb)
+        rows.append(OpeningRow(name, len(orbit), result.value, result.winner, _choice(result.winner)))
+    return rows
+
+
+def write_solved_markdown(path: str, sizes=(1, 2, 3), tt_mb: int = 256, side4_seconds: float = 0) -> None:
+    """Solve the small boards and write the tables of docs/solved.md."""
+    out = ["# Solved values", "",
+           "Computed by `python -m catena solved` with `catena.solve` (alpha-beta with a transposition",
+           "table keyed by the F4 solver key, MTD(f), symmetry-canonical keys near the root).",
+           "Values are Black's final score minus White's under best play from the empty board of the",
+           "play phase (komi 0, the button's half point included); longest-ribbon scoring gives only",
+           "the winner. Times are wall seconds on the project's 2-core machine.", ""]
+    out += ["## Value of the empty board", "",
+            "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for size in sizes:
+        for game_type in ("komi", "nokomi", "double"):
+            for scoring in ("standard", "longest", "square"):
+                result = solve(Position(size, game_type, scoring, 0), tt_mb=tt_mb)
+                value = "-" if result.value is None else f"{result.value:+g}"
+                out.append(f"| {size} | {game_type} | {scoring} | {value} | {result.winner} | "
+                           f"{result.nodes:,} | {result.seconds:.2f} |")
+    out += ["", "## Fair komi (game type komi)", "",
+            "The fair komi is the largest komi at which Black still wins: one more point and White",
+            "wins, so P2's choice is the closest call there. P2 should take Black at komi up to the",
+            "fair komi and White above it.", "",
+            "| side | scoring | margin at komi 0 | fair komi | P2 takes Black at | P2 takes White at |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for size in sizes:
+        for scoring in ("standard", "longest", "square"):
+            start = time.perf_counter()
+            rows = komi_table(size, scoring, tt_mb)
+            black = [r.komi for r in rows if r.p2_choice == "black"]
+            white = [r.komi for r in rows if r.p2_choice == "white"]
+            fair = max(black) if black else rows[0].komi
+            margin = "-" if rows[0].margin is None else f"{rows[0].margin:+g}"
+            out.append(f"| {size} | {scoring} | {margin} | {fair} | {_span(black)} | {_span(white)} |")
+    out += ["", "## No komi: P1's black stone", "",
+            "After P1's stone P2 takes the colour that wins. With the button no game is drawn, so",
+            "every first stone leaves P2 a winning choice; the table says which colour and by how",
+            "much (one row per symmetry class; `equivalent` counts its cells).", "",
+            "| side | scoring | first stone | equivalent | margin (Black - White) | P2 takes |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for size in sizes:
+        for scoring in ("standard", "longest", "square"):
+            for row in nokomi_table(size, scoring, tt_mb):
+                margin = "-" if row.margin is None else f"{row.margin:+g}"
+                out.append(f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {margin} | {row.p2_choice} |")
+    with open(path, "w") as handle:
+        handle.write("\n".join(out) + "\n")
+
+
+def _span(komis: list[int]) -> str:
+    if not komis:
+        return "-"
+    return f"{komis[0]}" if len(komis) == 1 else f"{komis[0]}-{komis[-1]}"
