@@ -55,6 +55,39 @@ def _perft(args) -> int:
     return 0
 
 
+def _progress_bar(nodes, seconds, lower, upper):
+    bounds = f"[{'-inf' if lower is None else f'{lower:+g}'}, {'+inf' if upper is None else f'{upper:+g}'}]"
+    sys.stderr.write(f"\r  {seconds:7.1f} s  {nodes:>15,} nodes  {nodes / max(seconds, 1e-9) / 1e6:5.2f} M/s"
+                     f"  value in {bounds}   ")
+    sys.stderr.flush()
+
+
+def _solve(args) -> int:
+    pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring, komi=args.komi)
+    for move in args.moves:
+        pos.push(move)
+    print(pos)
+    result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes, tt_mb=args.tt_mb,
+                          progress=_progress_bar)
+    sys.stderr.write("\n")
+    if not result.solved:
+        print(f"unsolved ({result.stopped_by} limit): value in [{result.lower}, {result.upper}] "
+              f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
+        return 1
+    value = "" if result.value is None else f"value {result.value:+g} (Black - White), "
+    print(f"{value}winner {result.winner}, best move {result.best_move}")
+    print("principal variation: " + " ".join(str(m) for m in result.pv))
+    print(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
+    return 0
+
+
+def _solved(args) -> int:
+    from catena.solved import write_solved_markdown
+    write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb)
+    print(f"wrote {args.out}")
+    return 0
+
+
 def _bench(args) -> int:
     from catena.benchmark import report
     report(quick=args.quick, callgrind=not args.no_callgrind)
@@ -82,13 +115,25 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "demo")
+    solve = sub.add_parser("solve", help="solve a position exactly, with a progress bar")
+    common(solve)
+    solve.add_argument("--komi", type=int, default=0)
+    solve.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
+    solve.add_argument("--max-seconds", type=float, default=None)
+    solve.add_argument("--max-nodes", type=int, default=None)
+    solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size (MB)")
+    solved = sub.add_parser("solved", help="solve the small boards and write docs/solved.md")
+    solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3])
+    solved.add_argument("--out", default="docs/solved.md")
+    solved.add_argument("--tt-mb", type=int, default=64)
     bench = sub.add_parser("bench", help="print the throughput table")
     bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test")
     bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
 
     args = parser.parse_args(argv)
     try:
-        return {"demo": _demo, "perft": _perft, "bench": _bench}[args.command](args)
+        return {"demo": _demo, "perft": _perft, "bench": _bench, "solve": _solve,
+                "solved": _solved}[args.command](args)
     except (catena.CatenaError, TypeError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

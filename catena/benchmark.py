@@ -78,6 +78,14 @@ def mcts_rate(size: int, iterations: int, threads: int = 1, rave: bool = True) -
     return result.iterations / result.seconds
 
 
+def solver_rate(size: int, max_seconds: float | None) -> float:
+    """Exact-solver nodes per second from the empty board (stopped at ``max_seconds``)."""
+    from catena._solver import solve
+
+    result = solve(Position(size=size), max_seconds=max_seconds, tt_mb=64)
+    return result.nodes / result.seconds
+
+
 def python_call_costs(number: int = 100_000) -> dict[str, float]:
     """Nanoseconds per call on the side-6 middle-game position, median of five runs."""
     pos = midgame(6)
@@ -153,6 +161,8 @@ def report(quick: bool = False, callgrind: bool = True, out=print) -> None:
         put("MCTS+RAVE iterations/s, 1 thread", size, f"{mcts_rate(size, its):,.0f}")
         put("MCTS+RAVE iterations/s, 2 threads", size, f"{mcts_rate(size, its, threads=2):,.0f}")
         put("plain UCT iterations/s, 1 thread", size, f"{mcts_rate(size, its, rave=False):,.0f}")
+    for size, limit in ((3, None), (4, 1.0 if quick else 5.0)):
+        put("solver nodes/s (empty board)", size, f"{solver_rate(size, limit) / 1e6:.2f} M")
     costs = python_call_costs(10_000 if quick else 100_000)
     for name, label in (("legal_moves", "Python legal_moves() (ns)"),
                         ("push_pop", "Python push()+pop() (ns)"), ("copy", "Python copy() (ns)")):

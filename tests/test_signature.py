@@ -23,6 +23,6 @@ def test_report_prints_every_row():
     for row in ("playouts/s (wall)", "playouts/s (CPU)", "placements/s (wall)", "placements/s (CPU)",
                 "perft empty", "perft middle game", "position size (bytes)", "legal_moves()",
                 "push()+pop()", "copy()", "signature", "MCTS+RAVE iterations/s, 1 thread",
-                "MCTS+RAVE iterations/s, 2 threads", "plain UCT iterations/s"):
+                "MCTS+RAVE iterations/s, 2 threads", "plain UCT iterations/s", "solver nodes/s"):
         assert row in text, row
     assert lines[0].split("|")[1].strip() == "2" and lines[0].split("|")[-1].strip() == "10"
