@@ -71,7 +71,7 @@ def _solve(args) -> int:
                           progress=_progress_bar)
     sys.stderr.write("\n")
     if not result.solved:
-        print(f"unsolved ({result.stopped_by} limit): value in [{result.lower}, {result.upper}] "
+        print(f"unsolved (stopped by {result.stopped_by}): value in [{result.lower}, {result.upper}] "
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
         return 1
     value = "" if result.value is None else f"value {result.value:+g} (Black - White), "

@@ -354,8 +354,8 @@ cdef class MCTS:
         self.max_nodes = _check_int(max_nodes, "max_nodes", 1000)
         self.rave = bool(rave)
         self.rave_k = float(rave_k)
-        if self.rave_k <= 0:
-            raise ValueError(f"rave_k must be positive, not {rave_k}")
+        if not self.rave_k > 0:
+            raise ValueError(f"rave_k must be a positive number, not {rave_k}")
         self.c = (0.25 if self.rave else 0.7) if c is None else float(c)
         if not self.c >= 0:
             raise ValueError(f"c must be a non-negative number, not {c}")
@@ -363,7 +363,11 @@ cdef class MCTS:
         self._position = None
 
     cdef _TreeHandle _new_tree(self, Position pos, int index):
-        cdef _TreeHandle tree = _TreeHandle(self.max_nodes // self.threads, pos._st.ncells)
+        capacity = self.max_nodes // self.threads
+        if capacity < 4 * (pos._st.ncells + 1):
+            raise ValueError(f"max_nodes={self.max_nodes} is too small for side {pos.size}: each of the "
+                             f"{self.threads} trees needs room for at least {4 * (pos._st.ncells + 1)} nodes")
+        cdef _TreeHandle tree = _TreeHandle(capacity, pos._st.ncells)
         cdef int i
         seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
         rng_seed(&tree.t.rng, <uint64_t>((seed * 0x9E3779B97F4A7C15 + index) & 0xFFFFFFFFFFFFFFFF))
@@ -375,7 +379,7 @@ cdef class MCTS:
         tree.reset(pos._st)
         return tree
 
-    def _prepare(self, Position pos):
+    def _prepare(self, Position pos not None):
         if pos.is_game_over():
             raise CatenaError("cannot search a finished game: it has no moves")
         cdef _TreeHandle tree
@@ -384,7 +388,7 @@ cdef class MCTS:
         self._trees = [self._new_tree(pos, i) for i in range(self.threads)]
         self._position = pos.copy()
 
-    def search(self, Position pos, iterations=None, seconds=None):
+    def search(self, Position pos not None, iterations=None, seconds=None):
         """Search ``pos`` for ``iterations`` (per thread) and/or ``seconds``.
 
         Reuses the tree when ``pos`` is the position the last search or
@@ -447,13 +451,16 @@ cdef class MCTS:
                             value=value)
 
     def _best_move(self, visits, mean, by_index):
-        cdef _TreeHandle tree = self._trees[0]
-        cdef Node* root = &tree.t.nodes[0]
+        cdef _TreeHandle tree
+        cdef Node* root
         cdef Node* ch
         cdef int i, mover
-        if root.first_child >= 0:
+        for tree in self._trees:                     # a proven win in any tree beats visits
+            root = &tree.t.nodes[0]
+            if root.first_child < 0:
+                continue
             mover = tree.t.nodes[root.first_child].mover
-            for i in range(root.nchildren):          # a proven win beats any count of visits
+            for i in range(root.nchildren):
                 ch = &tree.t.nodes[root.first_child + i]
                 if ch.proven == mover:
                     return by_index[ch.move]
@@ -462,8 +469,14 @@ cdef class MCTS:
         return max(visits, key=lambda m: (visits[m], mean[m], -m.index))
 
     def _principal_variation(self, by_index):
-        """Most visited line in the first tree (proven wins first)."""
+        """Most visited line (proven wins first) in the tree that proved the root,
+        else in the first tree."""
         cdef _TreeHandle tree = self._trees[0]
+        cdef _TreeHandle other
+        for other in self._trees:
+            if other.t.nodes[0].proven:
+                tree = other
+                break
         cdef Node* n = &tree.t.nodes[0]
         cdef Node* ch
         cdef Node* best
