@@ -7,19 +7,23 @@
 """
 
 from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError
-from catena.results import Claim, Outcome, PlayoutStats, Ribbon
+from catena.results import (Claim, Outcome, PlayoutStats, Ribbon, SearchResult,
+                            SolveResult)
 from catena._geometry import Move, cell_name, cells, neighbours, parse_cell, symmetries
 from catena._position import (GAME_TYPES, SCORINGS, Position, perft, position_bytes,
                               random_playouts)
-from catena.game import Game
+from catena.game import Game, GameOutcome
 from catena._mcts import MCTS
 from catena._solver import solve
 from catena.players import MCTSPlayer, RandomPlayer
-from catena.results import SearchResult, SolveResult
+from catena.solved import fair_komi
 
 __all__ = [
-    "CatenaError", "CellError", "Claim", "GAME_TYPES", "Game", "IllegalMoveError", "MCTS", "MCTSPlayer", "Move",
-    "Outcome", "PlayoutStats", "Position", "RandomPlayer", "Ribbon", "SCORINGS", "SearchResult", "SetupError", "cell_name",
-    "cells", "neighbours", "parse_cell", "perft", "position_bytes", "random_playouts",
-    "solve", "symmetries",
+    "GAME_TYPES", "SCORINGS",
+    "CatenaError", "CellError", "IllegalMoveError", "SetupError",
+    "Claim", "Outcome", "PlayoutStats", "Ribbon", "SearchResult", "SolveResult",
+    "Move", "cell_name", "cells", "neighbours", "parse_cell", "symmetries",
+    "Position", "perft", "position_bytes", "random_playouts",
+    "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",
+    "solve", "fair_komi",
 ]

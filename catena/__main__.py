@@ -1,4 +1,4 @@
-"""Command line: ``python -m catena [demo|perft|playouts] ...``.
+"""Command line: ``python -m catena [demo|play|selfplay|solve|solved|perft|bench] ...``.
 
 ``demo`` (the default) plays a game between two engine players on the side-6
 board, printing every action and the board, and ends with the outcome.
@@ -42,6 +42,47 @@ def _demo(args) -> int:
     if result.outcome.black_score is not None:
         scores = f": black {result.outcome.black_score:g}, white {result.outcome.white_score:g}"
     print(f"Outcome: {winner}{scores} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def _play(args) -> int:
+    from catena.terminal import TerminalGame
+
+    game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
+    engine = MCTSPlayer(iterations=None if args.seconds else args.iterations, seconds=args.seconds,
+                        seed=args.seed)
+    return TerminalGame(game, engine, human=args.human).run()
+
+
+def _selfplay(args) -> int:
+    import os
+
+    from catena.record import GameRecord, write_game
+
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    wins = {"P1": 0, "P2": 0, None: 0}
+    start = time.perf_counter()
+    for index in range(args.games):
+        seed = None if args.seed is None else args.seed + 2 * index
+        game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
+        p1 = MCTSPlayer(iterations=args.iterations, seed=seed)
+        p2 = MCTSPlayer(iterations=args.iterations, seed=None if seed is None else seed + 1)
+        outcome = game.play(p1, p2)
+        wins[outcome.winner_player] += 1
+        if args.out:
+            path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
+            with open(path, "w") as handle:
+                handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
+                                        P2=f"catena MCTS {args.iterations}"))
+        done = index + 1
+        bar = "#" * (30 * done // args.games)
+        sys.stderr.write(f"\r[{bar:<30}] {done}/{args.games}  P1 {wins['P1']}  P2 {wins['P2']}"
+                         f"  draws {wins[None]}  {time.perf_counter() - start:.0f} s")
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+    print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
+          + (f"; records in {args.out}" if args.out else ""))
     return 0
 
 
@@ -108,6 +149,18 @@ def main(argv=None) -> int:
     demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision")
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--boards", action="store_true", help="draw the board after every move")
+    play = sub.add_parser("play", help="play against the engine in the terminal")
+    common(play)
+    play.add_argument("--human", choices=("P1", "P2"), default="P1", help="which player you are")
+    play.add_argument("--iterations", type=int, default=5000, help="engine strength: iterations a move")
+    play.add_argument("--seconds", type=float, default=None, help="engine strength: seconds a move")
+    play.add_argument("--seed", type=int, default=None)
+    selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
+    common(selfplay)
+    selfplay.add_argument("--games", type=int, default=10)
+    selfplay.add_argument("--iterations", type=int, default=2000)
+    selfplay.add_argument("--seed", type=int, default=None)
+    selfplay.add_argument("--out", default=None, help="folder for the game records")
     perft = sub.add_parser("perft", help="count the move tree from the empty board")
     common(perft)
     perft.add_argument("--depth", type=int, default=3)
@@ -132,8 +185,8 @@ def main(argv=None) -> int:
 
     args = parser.parse_args(argv)
     try:
-        return {"demo": _demo, "perft": _perft, "bench": _bench, "solve": _solve,
-                "solved": _solved}[args.command](args)
+        return {"demo": _demo, "play": _play, "selfplay": _selfplay, "perft": _perft,
+                "bench": _bench, "solve": _solve, "solved": _solved}[args.command](args)
     except (catena.CatenaError, TypeError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

@@ -1032,6 +1032,11 @@ cdef class Position:
         from catena.text import board_text
         return board_text(self)
 
+    def _repr_svg_(self):
+        """The board as SVG, so a position draws itself in Jupyter."""
+        from catena.svg import svg
+        return str(svg(self))
+
 
 def _rebuild(size, game_type, scoring, komi, moves):
     pos = Position(size, game_type, scoring, komi)

@@ -12,7 +12,9 @@ The players are P1 and P2; colours are decided in the setup:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Callable, Optional, Protocol, Union
+
+from catena._geometry import Move
 
 from catena._position import Position, check_komi, GAME_TYPES, SCORINGS
 from catena._geometry import check_size
@@ -21,6 +23,16 @@ from catena.results import Outcome
 
 PLAYERS = ("P1", "P2")
 COLOURS = ("black", "white")
+
+
+class Player(Protocol):
+    """What :meth:`Game.play` asks of a player."""
+
+    def choose_komi(self, game: "Game") -> int: ...
+
+    def choose_colour(self, game: "Game") -> str: ...
+
+    def choose_move(self, position: Position) -> Union[Move, str]: ...
 
 
 @dataclass(frozen=True)
@@ -82,15 +94,21 @@ class Game:
 
     # -- state -------------------------------------------------------------
 
+    def _play_position(self) -> Position:
+        """The position, which exists once the komi is known."""
+        if self._position is None:
+            raise SetupError("the game has no position before the komi is chosen")
+        return self._position
+
     @property
     def phase(self) -> str:
         if self.komi is None:
             return "komi"
-        if self.game_type == "nokomi" and self._position.ply == 0:
+        if self.game_type == "nokomi" and self._play_position().ply == 0:
             return "first_stone"
         if self._p1_colour is None:
             return "colour"
-        return "over" if self._position.is_game_over() else "play"
+        return "over" if self._play_position().is_game_over() else "play"
 
     @property
     def to_act(self) -> Optional[str]:
@@ -102,7 +120,7 @@ class Game:
             return "P2"
         if phase == "over":
             return None
-        return self.player_of(self._position.to_move)
+        return self.player_of(self._play_position().to_move)
 
     @property
     def position(self) -> Optional[Position]:
@@ -153,21 +171,24 @@ class Game:
         self._p1_colour = _other(colour)
         self._actions.append(("colour", colour))
 
-    def push(self, move) -> None:
+    def push(self, move: Union[Move, str]) -> None:
         """Play a move of the play phase, or P1's opening black stone (no komi)."""
         phase = self.phase
         if phase not in ("play", "first_stone"):
             raise SetupError(f"no move can be played now: the game is in the {phase!r} phase")
-        self._position.push(move)
-        self._actions.append(("move", self._position.peek().name))
+        position = self._play_position()
+        position.push(move)
+        played = position.peek()
+        assert played is not None
+        self._actions.append(("move", played.name))
 
-    def pop(self):
+    def pop(self) -> tuple[str, object]:
         """Undo the last action (a move, the colour choice or the komi) and return it."""
         if not self._actions:
             raise IndexError("pop from a game with no actions")
         kind, value = self._actions.pop()
         if kind == "move":
-            self._position.pop()
+            self._play_position().pop()
         elif kind == "colour":
             self._p1_colour = None
         else:
@@ -182,13 +203,15 @@ class Game:
         """The GameOutcome once the game is over, else None."""
         if not self.is_over():
             return None
-        outcome = self._position.outcome()
+        outcome = self._play_position().outcome()
+        assert outcome is not None and self._p1_colour is not None
         winner = None if outcome.winner is None else self.player_of(outcome.winner)
         return GameOutcome(outcome=outcome, p1_colour=self._p1_colour, winner_player=winner)
 
     # -- playing with player objects ---------------------------------------
 
-    def play(self, p1, p2, on_action=None) -> GameOutcome:
+    def play(self, p1: Player, p2: Player,
+             on_action: Optional[Callable[["Game", str, str, Any], object]] = None) -> GameOutcome:
         """Play to the end with two player objects; returns the GameOutcome.
 
         A player has ``choose_komi(game) -> int``, ``choose_colour(game) -> str``
@@ -196,8 +219,10 @@ class Game:
         value)`` is called after every action.
         """
         players = {"P1": p1, "P2": p2}
+        value: Any
         while not self.is_over():
             who = self.to_act
+            assert who is not None
             player = players[who]
             phase = self.phase
             if phase == "komi":
@@ -209,12 +234,14 @@ class Game:
                 self.choose_colour(value)
                 kind = "colour"
             else:
-                value = player.choose_move(self._position.copy())
+                value = player.choose_move(self._play_position().copy())
                 self.push(value)
                 kind = "move"
             if on_action is not None:
                 on_action(self, who, kind, value)
-        return self.outcome()
+        result = self.outcome()
+        assert result is not None
+        return result
 
     def __repr__(self) -> str:
         return (f"<Game size={self.size} game_type={self.game_type!r} scoring={self.scoring!r} "

@@ -4,8 +4,14 @@ flat Monte Carlo player (random playouts after each move, run in the core)."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any, Optional
 
+from catena._geometry import Move
 from catena._position import Position, random_playouts
+
+if TYPE_CHECKING:
+    from catena.game import Game
+    from catena.results import SearchResult
 
 
 class RandomPlayer:
@@ -14,13 +20,13 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None):
         self._rng = random.Random(seed)
 
-    def choose_komi(self, game) -> int:
+    def choose_komi(self, game: Game) -> int:
         return 0
 
-    def choose_colour(self, game) -> str:
+    def choose_colour(self, game: Game) -> str:
         return self._rng.choice(("black", "white"))
 
-    def choose_move(self, position: Position):
+    def choose_move(self, position: Position) -> Move:
         return self._rng.choice(position.legal_moves())
 
 
@@ -43,16 +49,17 @@ class FlatMonteCarloPlayer:
 
     def _win_rate(self, position: Position, colour: str) -> float:
         """Share of random playouts from ``position`` won by ``colour`` (draws count half)."""
-        if position.is_game_over():
-            winner = position.outcome().winner
+        outcome = position.outcome()
+        if outcome is not None:
+            winner = outcome.winner
             return 0.5 if winner is None else float(winner == colour)
         stats = random_playouts(position, self.playouts, seed=self._rng.getrandbits(64))
         wins = stats.black_wins if colour == "black" else stats.white_wins
         return (wins + 0.5 * stats.draws) / stats.games
 
-    def choose_move(self, position: Position):
+    def choose_move(self, position: Position) -> Move:
         mover = position.to_move
-        best, best_rate = None, -1.0
+        best, best_rate = position.legal_moves()[0], -1.0
         for move in position.legal_moves():
             position.push(move)
             rate = self._win_rate(position, mover)
@@ -61,21 +68,21 @@ class FlatMonteCarloPlayer:
                 best, best_rate = move, rate
         return best
 
-    def _colour_rates(self, game, komi: int) -> dict[str, float]:
+    def _colour_rates(self, game: Game, komi: int) -> dict[str, float]:
         start = Position(game.size, game.game_type, game.scoring, komi)
-        if game.game_type == "nokomi":
+        if game.game_type == "nokomi" and game.position is not None:
             start = game.position.copy()
         black = self._win_rate(start, "black")
         return {"black": black, "white": 1.0 - black}
 
-    def choose_komi(self, game) -> int:
+    def choose_komi(self, game: Game) -> int:
         high = 1000 if game.scoring == "square" else 15
         candidates = range(0, high + 1, max(1, (high + 1) // 16))
         return max(candidates, key=lambda k: min(self._colour_rates(game, k).values()))
 
-    def choose_colour(self, game) -> str:
-        rates = self._colour_rates(game, game.komi)
-        return max(rates, key=rates.get)
+    def choose_colour(self, game: Game) -> str:
+        rates = self._colour_rates(game, game.komi or 0)
+        return max(rates, key=lambda colour: rates[colour])
 
 
 class MCTSPlayer:
@@ -97,7 +104,7 @@ class MCTSPlayer:
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, seed: int | None = None,
-                 **mcts_options):
+                 **mcts_options: Any):
         from catena._mcts import MCTS
 
         if iterations is None and seconds is None:
@@ -105,9 +112,9 @@ class MCTSPlayer:
         self.iterations = iterations
         self.seconds = seconds
         self.mcts = MCTS(seed=seed, **mcts_options)
-        self._searched = None         # the moves of the position the tree's root stands on
+        self._searched: Optional[list[str]] = None   # moves of the position at the tree's root
 
-    def _search(self, position: Position):
+    def _search(self, position: Position) -> SearchResult:
         stack = [m.name for m in position.move_stack]
         if self._searched is not None and stack[:len(self._searched)] == self._searched:
             try:
@@ -119,7 +126,7 @@ class MCTSPlayer:
         self._searched = stack
         return result
 
-    def choose_move(self, position: Position):
+    def choose_move(self, position: Position) -> Move:
         result = self._search(position)
         move = result.best_move
         if position.game_type == "nokomi" and position.ply == 0:
@@ -130,9 +137,9 @@ class MCTSPlayer:
 
     def _black_value(self, position: Position) -> float:
         result = self._search(position)
-        return result.value if position.to_move == "black" else 1.0 - result.value
+        return float(result.value) if position.to_move == "black" else 1.0 - result.value
 
-    def choose_komi(self, game) -> int:
+    def choose_komi(self, game: Game) -> int:
         low, high = 0, 1000 if game.scoring == "square" else 15
 
         def black_value(komi: int) -> float:
@@ -147,6 +154,7 @@ class MCTSPlayer:
                 high = mid
         return min((low, high), key=lambda k: abs(black_value(k) - 0.5))
 
-    def choose_colour(self, game) -> str:
+    def choose_colour(self, game: Game) -> str:
+        assert game.position is not None
         black = self._black_value(game.position)
         return "black" if black >= 0.5 else "white"

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from catena._geometry import Move
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,7 @@ class Outcome:
 class Ribbon:
     """A ribbon (R4): its cells from one end to the other and its shown colours."""
 
-    cells: tuple
+    cells: tuple[str, ...]
     length: int
     black: int
     white: int
@@ -36,7 +39,7 @@ class Ribbon:
 class Claim:
     """A ribbon newly bounded by a stone (R11) and the colour that claimed it (R12)."""
 
-    cells: tuple
+    cells: tuple[str, ...]
     owner: str
 
 
@@ -62,10 +65,10 @@ class SearchResult:
     reward of the player to move over all root visits.
     """
 
-    best_move: object
-    visits: dict
-    values: dict
-    pv: tuple
+    best_move: Move
+    visits: dict[Move, int]
+    values: dict[Move, float]
+    pv: tuple[Move, ...]
     iterations: int
     seconds: float
     proven: bool
@@ -88,8 +91,8 @@ class SolveResult:
 
     value: Optional[float]
     winner: Optional[str]
-    best_move: object
-    pv: tuple
+    best_move: Optional[Move]
+    pv: tuple[Move, ...]
     nodes: int
     seconds: float
     solved: bool

@@ -27,6 +27,12 @@ class KomiRow:
     p2_choice: str
 
 
+def _winner(winner: str | None) -> str:
+    """The winner of a solve that ran without limits (so it is never None)."""
+    assert winner is not None
+    return winner
+
+
 def _choice(winner: str) -> str:
     return "either" if winner == "draw" else winner
 
@@ -38,10 +44,11 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[K
     rows = []
     if scoring == "longest":
         for komi in range(low, high + 1):
-            result = solve(Position(size, "komi", scoring, komi), tt_mb=tt_mb)
-            rows.append(KomiRow(komi, None, result.winner, _choice(result.winner)))
+            winner = _winner(solve(Position(size, "komi", scoring, komi), tt_mb=tt_mb).winner)
+            rows.append(KomiRow(komi, None, winner, _choice(winner)))
         return rows
     base = solve(Position(size, "komi", scoring, 0), tt_mb=tt_mb).value
+    assert base is not None
     for komi in range(low, high + 1):
         margin = base - komi
         winner = "black" if margin > 0 else ("white" if margin < 0 else "draw")
@@ -88,11 +95,12 @@ def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list
         pos = Position(size, "nokomi", scoring, 0)
         pos.push(name)
         result = solve(pos, tt_mb=tt_mb)
-        rows.append(OpeningRow(name, len(orbit), result.value, result.winner, _choice(result.winner)))
+        winner = _winner(result.winner)
+        rows.append(OpeningRow(name, len(orbit), result.value, winner, _choice(winner)))
     return rows
 
 
-def write_solved_markdown(path: str, sizes=(1, 2, 3), tt_mb: int = 256, side4_seconds: float = 0) -> None:
+def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256) -> None:
     """Solve the small boards and write the tables of docs/solved.md."""
     out = ["# Solved values", "",
            "Computed by `python -m catena solved` with `catena.solve` (alpha-beta with a transposition",

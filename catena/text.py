@@ -25,7 +25,7 @@ def board_text(pos) -> str:
        2 - x .
         1 o - C
            A B
-    black to move, button untaken, score black 1 white 1
+    black to move, button untaken; score: black 1, white 1
     """
     from catena._geometry import cells as cell_names
 
@@ -65,20 +65,31 @@ def _placeable(pos, name: str) -> bool:
     return any(m.name == name for m in pos.legal_moves())
 
 
-def _status(pos) -> str:
+def status_lines(pos) -> list[str]:
+    """Who is to move, the button and the score, or the outcome: two lines, shared by
+    the text drawing (which joins them) and the SVG drawing."""
     if pos.is_game_over():
         outcome = pos.outcome()
         result = "draw" if outcome.winner is None else f"{outcome.winner} wins"
-        if outcome.black_score is None:
-            return f"game over: {result}"
-        return (f"game over: {result}, black {outcome.black_score:g} white {outcome.white_score:g}"
-                + (f" (button {outcome.button})" if outcome.button else ""))
+        lines = [f"game over: {result}"]
+        if outcome.black_score is not None:
+            score = f"black {outcome.black_score:g}, white {outcome.white_score:g}"
+            if outcome.button:
+                score += f" (button {outcome.button})"
+            lines.append(score)
+        return lines
     black, white = pos.score()
     turn = f"{pos.to_move} to move"
     if pos.game_type == "double" and pos.stones_left == 2:
         turn += " (two stones)"
     elif pos.game_type == "double" and pos.ply > 0:
         turn += " (second stone)"
-    button = "no button" if pos.game_type == "double" else (
-        f"button {pos.button}" if pos.button else "button untaken")
-    return f"{turn}, {button}, score black {black:g} white {white:g}"
+    if pos.game_type == "double":
+        button = "no button"
+    else:
+        button = f"button: {pos.button}" if pos.button else "button untaken"
+    return [f"{turn}, {button}", f"score: black {black:g}, white {white:g}"]
+
+
+def _status(pos) -> str:
+    return "; ".join(status_lines(pos))

@@ -1,0 +1,22 @@
+from typing import Optional, Union
+
+from catena._geometry import Move
+from catena._position import Position
+from catena.results import SearchResult
+
+class MCTS:
+    seed: Optional[int]
+    c: float
+    threads: int
+    rave: bool
+    rave_k: float
+    expand_visits: int
+    max_nodes: int
+    def __init__(self, seed: Optional[int] = None, c: Optional[float] = None, threads: int = 1,
+                 rave: bool = True, rave_k: float = 300.0, expand_visits: int = 1,
+                 max_nodes: int = 2_000_000) -> None: ...
+    def search(self, pos: Position, iterations: Optional[int] = None,
+               seconds: Optional[float] = None) -> SearchResult: ...
+    def advance(self, move: Union[Move, str]) -> None: ...
+    @property
+    def tree_size(self) -> list[int]: ...

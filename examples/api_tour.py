@@ -1,0 +1,50 @@
+"""A tour of catena's public API; CI type-checks it with ``mypy --strict`` and runs it."""
+
+from __future__ import annotations
+
+import catena
+from catena.players import FlatMonteCarloPlayer
+
+
+def main() -> None:
+    names: tuple[str, ...] = catena.cells(3)
+    index: int = catena.parse_cell("B2", 3)
+    name: str = catena.cell_name(index, 3)
+    around: tuple[int, ...] = catena.neighbours(name, 3)
+    images: tuple[tuple[int, ...], ...] = catena.symmetries(3)
+    assert names[index] == name and len(images) == 12 and around
+
+    pos = catena.Position(size=3, game_type="komi", scoring="standard", komi=2)
+    moves: list[catena.Move] = pos.legal_moves()
+    pos.push(moves[0])
+    pos.push("button")
+    last: catena.Move | None = pos.peek()
+    assert last is not None and last.is_button
+    undone: catena.Move = pos.pop()
+    assert str(undone) == "button"
+    colour: str | None = pos.stone_at("A1")
+    ribbons: list[catena.Ribbon] = pos.ribbons()
+    claims: list[catena.Claim] = pos.last_claims()
+    key: int = pos.zobrist
+    board = pos.to_array()
+    twin: catena.Position = pos.copy()
+    assert twin.zobrist == key and colour == "black" and ribbons and not claims and board.sum() == 1
+    nodes: int = catena.perft(pos, 2)
+    stats: catena.PlayoutStats = catena.random_playouts(pos, 100, seed=1)
+    assert nodes > 0 and stats.games == 100
+
+    search: catena.SearchResult = catena.MCTS(seed=1).search(pos, iterations=500)
+    best: catena.Move = search.best_move
+    solved: catena.SolveResult = catena.solve(pos, max_seconds=30)
+    assert solved.solved and best in pos.legal_moves()
+
+    game = catena.Game(size=2, game_type="komi", scoring="square")
+    result: catena.GameOutcome | None = game.play(catena.MCTSPlayer(iterations=200, seed=1),
+                                                  FlatMonteCarloPlayer(playouts=20, seed=2))
+    assert result is not None
+    outcome: catena.Outcome = result.outcome
+    print(outcome.winner, result.winner_player, str(pos))
+
+
+if __name__ == "__main__":
+    main()
