@@ -17,6 +17,8 @@ from catena._mcts import MCTS
 from catena._solver import solve
 from catena.players import MCTSPlayer, RandomPlayer
 from catena.solved import fair_komi
+from catena.record import GameRecord, RecordError, read_game, write_game
+from catena.svg import svg
 
 __all__ = [
     "GAME_TYPES", "SCORINGS",
@@ -25,5 +27,5 @@ __all__ = [
     "Move", "cell_name", "cells", "neighbours", "parse_cell", "symmetries",
     "Position", "perft", "position_bytes", "random_playouts",
     "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",
-    "solve", "fair_komi",
+    "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "write_game", "svg",
 ]

@@ -51,7 +51,38 @@ def _play(args) -> int:
     game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
     engine = MCTSPlayer(iterations=None if args.seconds else args.iterations, seconds=args.seconds,
                         seed=args.seed)
-    return TerminalGame(game, engine, human=args.human).run()
+    status = TerminalGame(game, engine, human=args.human).run()
+    if args.save:
+        from catena.record import write_game
+
+        strength = f"{args.seconds} s" if args.seconds else f"{args.iterations} iterations"
+        names = {args.human: "human", "P2" if args.human == "P1" else "P1": f"catena MCTS {strength}"}
+        with open(args.save, "w") as handle:
+            handle.write(write_game(game, P1=names["P1"], P2=names["P2"]))
+        print(f"saved the game to {args.save}")
+    return status
+
+
+def _load_record(path: str) -> "catena.Game":
+    from catena.record import read_game
+
+    with open(path) as handle:
+        return read_game(handle.read()).game()
+
+
+def _show(args) -> int:
+    game = _load_record(args.record)
+    if game.position is None:
+        print("the record stops before the komi is chosen: no board yet")
+        return 0
+    print(game.position)
+    if args.svg:
+        from catena.svg import svg
+
+        with open(args.svg, "w") as handle:
+            handle.write(str(svg(game.position, legal=args.legal)))
+        print(f"wrote {args.svg}")
+    return 0
 
 
 def _selfplay(args) -> int:
@@ -104,7 +135,15 @@ def _progress_bar(nodes, seconds, lower, upper):
 
 
 def _solve(args) -> int:
-    pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring, komi=args.komi)
+    if args.record:
+        position = _load_record(args.record).position
+        if position is None:
+            print("the record stops before the komi is chosen: nothing to solve")
+            return 2
+        pos = position.copy()
+    else:
+        pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring,
+                              komi=args.komi)
     for move in args.moves:
         pos.push(move)
     print(pos)
@@ -155,6 +194,11 @@ def main(argv=None) -> int:
     play.add_argument("--iterations", type=int, default=5000, help="engine strength: iterations a move")
     play.add_argument("--seconds", type=float, default=None, help="engine strength: seconds a move")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--save", default=None, help="write the game record to this file")
+    show = sub.add_parser("show", help="replay a game record and draw its board")
+    show.add_argument("record", help="a game record file")
+    show.add_argument("--svg", default=None, help="also draw the board to this SVG file")
+    show.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
     selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
     common(selfplay)
     selfplay.add_argument("--games", type=int, default=10)
@@ -172,6 +216,7 @@ def main(argv=None) -> int:
     common(solve)
     solve.add_argument("--komi", type=int, default=0)
     solve.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
+    solve.add_argument("--record", default=None, help="start from the end of this game record")
     solve.add_argument("--max-seconds", type=float, default=None)
     solve.add_argument("--max-nodes", type=int, default=None)
     solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size (MB)")
@@ -185,9 +230,9 @@ def main(argv=None) -> int:
 
     args = parser.parse_args(argv)
     try:
-        return {"demo": _demo, "play": _play, "selfplay": _selfplay, "perft": _perft,
+        return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
                 "bench": _bench, "solve": _solve, "solved": _solved}[args.command](args)
-    except (catena.CatenaError, TypeError) as exc:
+    except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2
 

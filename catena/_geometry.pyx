@@ -174,7 +174,8 @@ def _explain_bad_name(name, size):
     if len(match.group(2)) > 1 and match.group(2).startswith("0"):
         return f"{name!r} is not a cell name: the row number has a leading zero (write it like 'F6')"
     column = ord(match.group(1)) - 64
-    row = int(match.group(2))
+    digits = match.group(2)
+    row = int(digits) if len(digits) <= 4 else f"{digits[:4]}..."      # no int() of a huge number
     return (f"{name!r} is not on the board of side {size}: columns and rows run 1 to {2 * size - 1} "
             f"and |column - row| must be at most {size - 1} (here column {column}, row {row})")
 
