@@ -353,6 +353,9 @@ cdef class _Run:
         cdef uint16_t cells[MAX_LIST]
         cdef int target = self.value, n, i, v, claimed_before
         pos_copy(p, self.root)
+        self.s.max_nodes = -1                # the limits were for the solve, not for this walk
+        self.s.deadline = 0
+        self.s.stop = STOP_NONE
         line = []
         while not p.h.over:
             n = gen_moves(p, moves)
@@ -382,13 +385,13 @@ cdef class _Run:
         return e.move if e.move == p.ncells else p.geo.sym_inverse[sym][e.move]
 
 
-def _check_limit(value, what, kind):
+def _check_limit(value, what, kind, maximum):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, kind):
         raise TypeError(f"{what} must be a number, not {type(value).__name__}")
-    if not value > 0:
-        raise ValueError(f"{what} must be positive, not {value}")
+    if not 0 < value <= maximum:
+        raise ValueError(f"{what} must be positive and at most {maximum:g}, not {value}")
     return value
 
 
@@ -410,11 +413,13 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     """
     if not isinstance(pos, Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
-    max_seconds = _check_limit(max_seconds, "max_seconds", (int, float))
-    max_nodes = _check_limit(max_nodes, "max_nodes", int)
-    tt_mb = _check_limit(tt_mb, "tt_mb", (int, float))
+    max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
+    max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
+    tt_mb = _check_limit(tt_mb, "tt_mb", (int, float), 1 << 20)
     if sym_stones is None:
         sym_stones = pos._st.ncells // 3
+    if isinstance(sym_stones, bool) or not isinstance(sym_stones, int) or sym_stones < 0:
+        raise ValueError(f"sym_stones must be a whole number of stones (0 or more), not {sym_stones!r}")
     longest = pos.scoring == "longest"
     start = time.perf_counter()
     if pos.is_game_over():
@@ -424,9 +429,16 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         return SolveResult(value=None if longest else value, winner=outcome.winner or "draw",
                            best_move=None, pv=(), nodes=0, seconds=0.0, solved=True,
                            lower=value, upper=value, stopped_by=None)
-    run = _Run(pos, float(tt_mb), int(sym_stones))
-    worker = threading.Thread(target=run.run, args=(-1 if max_nodes is None else max_nodes,
-                                                      0.0 if max_seconds is None else float(max_seconds)))
+    run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells))
+    failure = []
+
+    def work():
+        try:
+            run.run(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds))
+        except BaseException as exc:            # handed to the caller's thread below
+            failure.append(exc)
+
+    worker = threading.Thread(target=work, daemon=True)
     worker.start()
     try:
         while worker.is_alive():
@@ -435,9 +447,15 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
                 lower, upper = run.bounds
                 progress(run.nodes, time.perf_counter() - start, _points(lower, longest),
                          _points(upper, longest))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, report what is proven
         run.interrupt()
         worker.join()
+    except BaseException:                        # e.g. the progress callback failed: stop, re-raise
+        run.interrupt()
+        worker.join()
+        raise
+    if failure:
+        raise failure[0]
     seconds = time.perf_counter() - start
     lower, upper = run.bounds
     if not run.done:

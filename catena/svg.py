@@ -22,6 +22,7 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Dict, List, Optional, Tuple
 
+from catena._position import Position
 from catena.text import status_lines
 
 __all__ = ["SvgBoard", "svg"]
@@ -60,7 +61,7 @@ class SvgBoard(str):
         return str(self)
 
 
-def _check_bool(value, name: str) -> bool:
+def _check_bool(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"svg(): {name} must be True or False, not {type(value).__name__}")
     return value
@@ -88,7 +89,7 @@ def _parse(name: str) -> Tuple[int, int]:
     return ord(name[0]) - 64, int(name[1:])
 
 
-def svg(pos, *, size: Optional[int] = None, coordinates: bool = True, last_move: bool = True,
+def svg(pos: Position, *, size: Optional[int] = None, coordinates: bool = True, last_move: bool = True,
         legal: bool = False, bounded: bool = True) -> SvgBoard:
     """Draw ``pos`` as an SVG image.
 
@@ -104,8 +105,6 @@ def svg(pos, *, size: Optional[int] = None, coordinates: bool = True, last_move:
     the marks are ``class="last-move"``, ``class="legal"`` (with ``data-cell``) and
     ``<g class="ribbon bounded" data-cells="...">``.
     """
-    from catena._position import Position
-
     if not isinstance(pos, Position):
         raise TypeError(f"svg(): expected a catena.Position, not {type(pos).__name__}")
     if size is not None:

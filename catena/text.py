@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from catena._position import Position
+
 
 def _symbol(colour: str | None, bounded: bool, legal: bool) -> str:
     if colour is None:
@@ -10,7 +15,7 @@ def _symbol(colour: str | None, bounded: bool, legal: bool) -> str:
     return symbol.upper() if bounded else symbol
 
 
-def board_text(pos) -> str:
+def board_text(pos: Position) -> str:
     """The board of ``pos`` as text: rows top to bottom, columns lettered along the
     lower edges; then whose move it is, the button and the score.
 
@@ -61,15 +66,15 @@ def board_text(pos) -> str:
     return "\n".join(lines)
 
 
-def _placeable(pos, name: str) -> bool:
+def _placeable(pos: Position, name: str) -> bool:
     return any(m.name == name for m in pos.legal_moves())
 
 
-def status_lines(pos) -> list[str]:
+def status_lines(pos: Position) -> list[str]:
     """Who is to move, the button and the score, or the outcome: two lines, shared by
     the text drawing (which joins them) and the SVG drawing."""
-    if pos.is_game_over():
-        outcome = pos.outcome()
+    outcome = pos.outcome()
+    if outcome is not None:
         result = "draw" if outcome.winner is None else f"{outcome.winner} wins"
         lines = [f"game over: {result}"]
         if outcome.black_score is not None:
@@ -91,5 +96,5 @@ def status_lines(pos) -> list[str]:
     return [f"{turn}, {button}", f"score: black {black:g}, white {white:g}"]
 
 
-def _status(pos) -> str:
+def _status(pos: Position) -> str:
     return "; ".join(status_lines(pos))
