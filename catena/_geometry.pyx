@@ -181,14 +181,23 @@ def _explain_bad_name(name, size):
 
 
 def symmetries(size=6):
-    """The 12 symmetries of the board as tuples mapping each cell index to its image."""
+    """The 12 symmetries of the board as tuples mapping each cell index to its image.
+
+    >>> images = symmetries(2)
+    >>> len(images), images[0] == tuple(range(7)), sorted(images[1]) == list(range(7))
+    (12, True, True)
+    """
     size = check_size(size)
     g = geometry_for(size)
     return tuple(tuple(g.sym[k][i] for i in range(g.ncells)) for k in range(NUM_SYMMETRIES))
 
 
 def neighbours(cell, size=6):
-    """Indices of the cells adjacent to ``cell`` (an index or a name), in index order (R3)."""
+    """Indices of the cells adjacent to ``cell`` (an index or a name), in index order (R3).
+
+    >>> [cells(2)[i] for i in neighbours("A1", 2)]
+    ['A2', 'B1', 'B2']
+    """
     size = check_size(size)
     if isinstance(cell, str):
         index = parse_cell(cell, size)

@@ -1046,7 +1046,11 @@ def _rebuild(size, game_type, scoring, komi, moves):
 
 
 def position_bytes(size=6):
-    """Bytes of the C state of a position of side ``size`` (without its history)."""
+    """Bytes of the C state of a position of side ``size`` (without its history).
+
+    >>> position_bytes(6) <= 2048
+    True
+    """
     return pos_bytes(geometry_for(check_size(size)).ncells)
 
 

@@ -2,16 +2,43 @@
 
 
 class CatenaError(ValueError):
-    """Base class of catena's input errors."""
+    """Base class of catena's input errors.
+
+    >>> import catena
+    >>> issubclass(catena.IllegalMoveError, catena.CatenaError), issubclass(catena.CatenaError, ValueError)
+    (True, True)
+    """
 
 
 class CellError(CatenaError):
-    """A cell name or index that is malformed or not on the board."""
+    """A cell name or index that is malformed or not on the board.
+
+    >>> import catena
+    >>> catena.parse_cell("Z1", 6)
+    Traceback (most recent call last):
+      ...
+    catena.errors.CellError: 'Z1' is not on the board of side 6: columns and rows run 1 to 11 and |column - row| must be at most 5 (here column 26, row 1)
+    """
 
 
 class IllegalMoveError(CatenaError):
-    """A move that the rules do not allow in this position (the position is unchanged)."""
+    """A move that the rules do not allow in this position (the position is unchanged).
+
+    >>> import catena
+    >>> pos = catena.Position(size=2)
+    >>> pos.push("B2"); pos.push("B2")
+    Traceback (most recent call last):
+      ...
+    catena.errors.IllegalMoveError: B2 is illegal: the cell is occupied
+    """
 
 
 class SetupError(CatenaError):
-    """A setup action (komi, colour choice) out of turn or out of range."""
+    """A setup action (komi, colour choice) out of turn or out of range.
+
+    >>> import catena
+    >>> catena.Game(size=2).choose_colour("black")
+    Traceback (most recent call last):
+      ...
+    catena.errors.SetupError: P2 cannot choose a colour now: the game is in the 'komi' phase
+    """

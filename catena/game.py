@@ -37,7 +37,15 @@ class Player(Protocol):
 
 @dataclass(frozen=True)
 class GameOutcome:
-    """The outcome of a finished game per colour and per player."""
+    """The outcome of a finished game per colour and per player.
+
+    >>> import catena
+    >>> game = catena.Game(size=1, game_type="double")
+    >>> game.push("A1")
+    >>> result = game.outcome()
+    >>> result.winner, result.winner_player, result.score_of("P2")
+    ('black', 'P1', 0.0)
+    """
 
     outcome: Outcome
     p1_colour: str

@@ -15,7 +15,14 @@ if TYPE_CHECKING:
 
 
 class RandomPlayer:
-    """Chooses uniformly among the legal moves; komi 0 and colour black in the setup."""
+    """Chooses uniformly among the legal moves; komi 0 and colour black in the setup.
+
+    >>> import catena
+    >>> player = RandomPlayer(seed=1)
+    >>> pos = catena.Position(size=2)
+    >>> player.choose_move(pos) in pos.legal_moves()
+    True
+    """
 
     def __init__(self, seed: int | None = None):
         self._rng = random.Random(seed)

@@ -83,6 +83,12 @@ class RecordError(CatenaError):
     in the text; they are None for a record that does not come from text (see
     :meth:`GameRecord.game` and :func:`write_game`).  ``reason`` is the message
     without the location.
+
+    >>> import catena
+    >>> catena.read_game('[Size "2"]\\n')
+    Traceback (most recent call last):
+      ...
+    catena.record.RecordError: line 2, column 1: expected the tag GameType (required: Size, GameType, Scoring) before the moves, found end of text
     """
 
     def __init__(self, reason: str, line: Optional[int] = None, column: Optional[int] = None):
@@ -107,6 +113,11 @@ class GameRecord:
     with cell names in upper case and ``"button"``.  ``comments`` maps an action
     index to the comment written after that action; the key ``-1`` is the
     comment before the first action (the pre-game comment).
+
+    >>> import catena
+    >>> record = catena.read_game('[Size "1"]\\n[GameType "double"]\\n[Scoring "standard"]\\n\\n1. A1\\n')
+    >>> record.actions, record.game().is_over()
+    ([('move', 'A1')], True)
     """
 
     tags: Dict[str, str] = field(default_factory=dict)
@@ -637,6 +648,11 @@ def read_game(text: str) -> GameRecord:
     Raises :class:`RecordError`, with ``line`` and ``column``, for bad syntax, a
     missing or bad tag, an illegal action (naming the move and the reason) or a
     Komi or Result tag that disagrees with the replay.
+
+    >>> import catena
+    >>> text = '[Size "2"]\\n[GameType "komi"]\\n[Scoring "standard"]\\n\\nkomi 1 colour white 1. B2\\n'
+    >>> read_game(text).game().position.stone_at("B2")
+    'black'
     """
     if not isinstance(text, str):
         raise TypeError(f"read_game needs a str, not {type(text).__name__}")
@@ -678,6 +694,17 @@ def write_game(record_or_game: Union[GameRecord, Game], **tags: Union[str, int, 
     removes a tag).  The record is checked first, as :meth:`GameRecord.game`
     does, so ``read_game(write_game(record)) == record`` and reading and writing
     the text again gives it back unchanged.
+
+    >>> import catena
+    >>> game = catena.Game(size=1, game_type="double"); game.push("A1")
+    >>> print(write_game(game, P1="Ann"), end="")
+    [Size "1"]
+    [GameType "double"]
+    [Scoring "standard"]
+    [P1 "Ann"]
+    [Result "P1"]
+    <BLANKLINE>
+    1. A1
     """
     if isinstance(record_or_game, Game):
         record = GameRecord.from_game(record_or_game, **tags)

@@ -16,6 +16,11 @@ class Outcome:
     ``winner`` is "black", "white" or None for a draw; the scores are None under
     longest-ribbon scoring (R24), which has a winner but no score.  ``button``
     is who holds the button at the end (R15), None in double placement.
+
+    >>> import catena
+    >>> pos = catena.Position(size=1); pos.push("A1")
+    >>> pos.outcome()
+    Outcome(winner='black', black_score=1.0, white_score=0.5, button='white')
     """
 
     winner: Optional[str]
@@ -26,7 +31,13 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Ribbon:
-    """A ribbon (R4): its cells from one end to the other and its shown colours."""
+    """A ribbon (R4): its cells from one end to the other and its shown colours.
+
+    >>> import catena
+    >>> pos = catena.Position(size=2); pos.push("B2"); pos.push("C3")
+    >>> pos.ribbons()
+    [Ribbon(cells=('B2', 'C3'), length=2, black=1, white=1, bounded=False)]
+    """
 
     cells: tuple[str, ...]
     length: int
@@ -37,7 +48,13 @@ class Ribbon:
 
 @dataclass(frozen=True)
 class Claim:
-    """A ribbon newly bounded by a stone (R11) and the colour that claimed it (R12)."""
+    """A ribbon newly bounded by a stone (R11) and the colour that claimed it (R12).
+
+    >>> import catena
+    >>> pos = catena.Position(size=1); pos.push("A1")
+    >>> pos.last_claims()
+    [Claim(cells=('A1',), owner='black')]
+    """
 
     cells: tuple[str, ...]
     owner: str
@@ -45,7 +62,13 @@ class Claim:
 
 @dataclass(frozen=True)
 class PlayoutStats:
-    """Totals of a batch of random playouts."""
+    """Totals of a batch of random playouts.
+
+    >>> import catena
+    >>> stats = catena.random_playouts(catena.Position(size=1), 3, seed=0)
+    >>> stats
+    PlayoutStats(games=3, placements=3, black_wins=3, white_wins=0, draws=0)
+    """
 
     games: int
     placements: int
@@ -63,6 +86,11 @@ class SearchResult:
     variation; ``proven`` says whether MCTS-Solver proved the root, and
     ``winner`` is then "black", "white" or "draw".  ``value`` is the mean
     reward of the player to move over all root visits.
+
+    >>> import catena
+    >>> result = catena.MCTS(seed=1).search(catena.Position(size=1), iterations=10)
+    >>> result.proven, result.winner, str(result.best_move)
+    (True, 'black', 'A1')
     """
 
     best_move: Move
@@ -87,6 +115,10 @@ class SolveResult:
     and ``winner`` are None, and ``lower``/``upper`` are the bounds proven so
     far (None where nothing was proven); ``stopped_by`` says which limit.
     Under longest-ribbon scoring the bounds are +1 (Black wins), 0, -1.
+
+    >>> import catena
+    >>> catena.solve(catena.Position(size=1)).value
+    0.5
     """
 
     value: Optional[float]

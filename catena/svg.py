@@ -104,6 +104,11 @@ def svg(pos: Position, *, size: Optional[int] = None, coordinates: bool = True, 
     Stones are ``<circle class="stone black" data-cell="F6">`` (or "stone white");
     the marks are ``class="last-move"``, ``class="legal"`` (with ``data-cell``) and
     ``<g class="ribbon bounded" data-cells="...">``.
+
+    >>> import catena
+    >>> picture = svg(catena.Position(size=2), coordinates=False)
+    >>> picture.startswith("<svg"), picture._repr_svg_() == str(picture)
+    (True, True)
     """
     if not isinstance(pos, Position):
         raise TypeError(f"svg(): expected a catena.Position, not {type(pos).__name__}")

@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODULES = ["catena", "catena._geometry", "catena._position", "catena._mcts", "catena._solver", "catena.game",
+MODULES = ["catena", "catena.errors", "catena.results", "catena._geometry", "catena._position", "catena._mcts", "catena._solver", "catena.game",
            "catena.match", "catena.players", "catena.record", "catena.solved", "catena.svg", "catena.text"]
 
 
@@ -24,3 +24,12 @@ def test_readme_examples():
                               optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted >= 10
+
+
+def test_every_public_name_has_a_runnable_example():
+    import catena
+
+    constants = {"GAME_TYPES", "SCORINGS"}
+    missing = [name for name in catena.__all__
+               if name not in constants and ">>>" not in (getattr(catena, name).__doc__ or "")]
+    assert not missing, f"public names without a >>> example: {missing}"
