@@ -106,6 +106,19 @@ cdef inline int _take_if(CellState* C, int y, int cond, int source, uint16_t* ou
     return n + cond
 
 
+cdef inline void _stone_pair(const Geometry* g, const CellState* C, int x, int* s1, int* s2) noexcept nogil:
+    """The two stones next to ``x`` (which has exactly two), in neighbour order."""
+    cdef int i, y
+    s1[0] = -1
+    for i in range(6):
+        y = g.nb6[x][i]
+        if C[y].placed:
+            if s1[0] < 0:
+                s1[0] = y
+            else:
+                s2[0] = y
+
+
 cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16_t* src) noexcept nogil:
     """Clear the legal flag of every cell a stone on legal cell ``x`` makes illegal.
 
@@ -139,7 +152,8 @@ cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16
             for i in range(6):
                 n = _take(C, g.nb6[s1][i], s1, out, src, n)
     else:
-        # x joins two ribbons and is not an end: nothing may touch it
+        # x joins two ribbons and is not an end: nothing may touch it (one pass finds the
+        # two stones and takes the empty cells; _stone_pair is the same walk without the takes)
         for i in range(6):
             y = g.nb6[x][i]
             if C[y].placed:
@@ -398,13 +412,7 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
         length = C[s1].length + 1
         nblack += C[s1].nblack
     else:
-        for i in range(6):
-            y = g.nb6[x][i]
-            if C[y].placed:
-                if s1 < 0:
-                    s1 = y
-                else:
-                    s2 = y
+        _stone_pair(g, C, x, &s1, &s2)
         e1 = C[s1].other_end
         e2 = C[s2].other_end
         length = C[s1].length + C[s2].length + 1
