@@ -61,8 +61,10 @@ ctypedef struct Header:
     int32_t bounded          # score of the bounded ribbons, black minus white (standard: stones,
                              # square: squared lengths; 0 under longest ribbon); kept with the key
     uint64_t key             # solver key (F4): which cells hold stones, each unbounded ribbon's
-                             # ends and black count, side to move, button, stone of the turn, and
-                             # under longest ribbon the bounded ribbons' lengths and owners
+                             # ends and black count, side to move, button, stone of the turn
+                             # (an XOR of terms, so it depends on the position, not the order)
+    uint64_t bounded_key     # longest ribbon: the SUM of the bounded ribbons' (length, owner)
+                             # terms, a multiset (XOR would cancel two equal ribbons)
 
 ctypedef struct PosState:
     const Geometry* geo      # shared tables of this board side

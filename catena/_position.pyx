@@ -308,7 +308,7 @@ cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* 
             p.h.bounded += worth if owner == BLACK else -worth
         p.h.key ^= ribbon_key(p.geo, e, C[e].other_end, nb)
         if p.scoring == SCORING_LONGEST:
-            p.h.key += p.geo.key_bounded[length][owner]
+            p.h.bounded_key += p.geo.key_bounded[length][owner]
     if owner == BLACK:
         p.h.nblack_stones += nw
         p.h.nwhite_stones -= nw
@@ -1017,6 +1017,119 @@ cdef class Position:
     def __reduce__(self):
         return (_rebuild, (self.size, self.game_type, self.scoring, self.komi,
                            [m.name for m in self._moves]))
+
+    def _consistency_errors(self):
+        """Recompute the incrementally kept state from the stones alone and list every
+        disagreement (empty when the position is sound): the core's ``pos_is_ok``.
+
+        Checks neighbour counts and XORs, each ribbon's ends, length and black count,
+        legality by R7, the legal list, bounded flags by R9 and their owners' colours,
+        the shown stone counts, the bounded margin, the Zobrist and solver keys.
+
+        >>> pos = Position(size=3)
+        >>> for name in ["B2", "C3", "D4"]:
+        ...     pos.push(name)
+        >>> pos._consistency_errors()
+        []
+        """
+        cdef PosState* p = self._st
+        cdef const Geometry* g = p.geo
+        cdef CellState* C = p.cell
+        cdef uint16_t* L = legal_list(p)
+        cdef int c, i, y, n, k, count
+        names = list(_cell_names(self.size))
+        errors = []
+        stone = lambda cell: C[cell].placed != 0
+        for c in range(p.ncells):
+            around = [g.nb[c][i] for i in range(g.nnb[c]) if stone(g.nb[c][i])]
+            xor = 0
+            for y in around:
+                xor ^= y
+            if C[c].nstones != len(around) or C[c].nbxor != xor:
+                errors.append(f"{names[c]}: neighbour count/XOR {C[c].nstones}/{C[c].nbxor}, "
+                              f"expected {len(around)}/{xor}")
+            if stone(c) and len(around) > 2:
+                errors.append(f"{names[c]}: a stone with {len(around)} stone neighbours (R5)")
+        # ribbons from scratch, by flood fill
+        seen = set()
+        hash_expected = 0
+        key_expected = 0
+        bounded_key_expected = 0
+        bounded_expected = 0
+        shown = {BLACK: 0, WHITE: 0}
+        for c in range(p.ncells):
+            if not stone(c) or c in seen:
+                continue
+            group, todo = [], [c]
+            seen.add(c)
+            while todo:
+                cur = todo.pop()
+                group.append(cur)
+                for i in range(g.nnb[cur]):
+                    y = g.nb[cur][i]
+                    if stone(y) and y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+            ends = sorted(m for m in group if C[m].nstones <= 1)
+            if len(group) == 1:
+                ends = ends * 2
+            if len(ends) != 2:
+                errors.append(f"group at {names[c]} is not a path: ends {ends}")
+                continue
+            e, f = ends
+            black = sum(1 for m in group if C[m].placed == BLACK)
+            for a, b in ((e, f), (f, e)):
+                if C[a].other_end != b or C[a].length != len(group) or C[a].nblack != black:
+                    errors.append(f"end {names[a]}: other end/length/black {C[a].other_end}/{C[a].length}/"
+                                  f"{C[a].nblack}, expected {b}/{len(group)}/{black}")
+            growth = any(C[g.nb[m][i]].legal for m in (e, f) for i in range(g.nnb[m]))
+            owner = C[e].owner
+            if C[f].owner != owner:
+                errors.append(f"ribbon {names[e]}-{names[f]}: its ends disagree on the owner")
+            if bool(owner) == growth:
+                errors.append(f"ribbon {names[e]}-{names[f]}: bounded flag {bool(owner)} but "
+                              f"{'a' if growth else 'no'} legal growth cell (R9)")
+            for m in group:
+                colour = owner or C[m].placed
+                shown[colour] += 1
+                hash_expected ^= g.zobrist_stone[m][colour]
+                key_expected ^= g.key_stone[m]
+            if owner:
+                worth = len(group) * len(group) if p.scoring == SCORING_SQUARE else len(group)
+                if p.scoring != SCORING_LONGEST:
+                    bounded_expected += worth if owner == BLACK else -worth
+                else:
+                    bounded_key_expected = (bounded_key_expected + g.key_bounded[len(group)][owner]) \
+                        & 0xFFFFFFFFFFFFFFFF
+            else:
+                key_expected ^= ribbon_key(g, e, f, black)
+        # legality by R7 from scratch, and the legal list
+        count = 0
+        for c in range(p.ncells):
+            around = [g.nb[c][i] for i in range(g.nnb[c]) if stone(g.nb[c][i])]
+            legal = (not stone(c) and len(around) <= 2 and all(C[y].nstones <= 1 for y in around)
+                     and not (len(around) == 2 and C[around[0]].other_end == around[1]))
+            if bool(C[c].legal) != legal:
+                errors.append(f"{names[c]}: legal flag {C[c].legal}, R7 says {int(legal)}")
+            if C[c].legal:
+                count += 1
+                if C[c].lidx >= p.h.nlegal or L[C[c].lidx] != c:
+                    errors.append(f"{names[c]}: not at its place {C[c].lidx} in the legal list")
+        if count != p.h.nlegal:
+            errors.append(f"{p.h.nlegal} cells in the legal list, {count} legal flags")
+        if (shown[BLACK], shown[WHITE]) != (p.h.nblack_stones, p.h.nwhite_stones):
+            errors.append(f"shown stones {p.h.nblack_stones}/{p.h.nwhite_stones}, "
+                          f"expected {shown[BLACK]}/{shown[WHITE]}")
+        turn = (g.zobrist_white_to_move if p.h.to_move == WHITE else 0) ^ g.zobrist_button[p.h.button]
+        if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
+            turn ^= g.zobrist_second_stone
+        if p.h.hash != hash_expected ^ turn:
+            errors.append("the Zobrist key differs from one computed afresh")
+        if p.h.key != key_expected ^ turn or p.h.bounded_key != bounded_key_expected:
+            errors.append("the solver key differs from one computed afresh")
+        if p.h.bounded != bounded_expected:
+            errors.append(f"bounded margin {p.h.bounded}, expected {bounded_expected}")
+        return errors
 
     def _key(self):
         h = self._st.h

@@ -9,7 +9,7 @@ stones in a row need no special case.
 
 The table is keyed by the position's solver key (F4 of the rules): which cells
 hold stones, each unbounded ribbon's ends and black count, the turn and the
-button, so positions that differ only in the colours inside unbounded ribbons,
+button (and under longest ribbon the multiset of bounded ribbons), so positions that differ only in the colours inside unbounded ribbons,
 or in bounded ribbons, share an entry.  It stores bounds on the *future* part
 of the margin (the margin minus what the bounded ribbons already give), which
 is what those positions share.  While few stones are on the board the key is
@@ -113,7 +113,7 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
         if keys[k] < best:
             best = keys[k]
             best_sym[0] = k
-    return best ^ SYMMETRIC_SALT
+    return best ^ p.h.bounded_key ^ SYMMETRIC_SALT
 
 
 cdef inline Entry* _probe(Solver* s, uint64_t key) noexcept nogil:
@@ -201,7 +201,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     if stones <= s.sym_stones:
         key = _symmetric_key(p, &sym)
     else:
-        key = p.h.key
+        key = p.h.key ^ p.h.bounded_key
     cdef Entry* e = _probe(s, key)
     if e != NULL:
         lo = e.lower + claimed
@@ -378,7 +378,8 @@ cdef class _Run:
     cdef int _table_move(self, PosState* p):
         cdef int sym = 0
         cdef uint64_t key = (_symmetric_key(p, &sym)
-                             if p.h.nblack_stones + p.h.nwhite_stones <= self.s.sym_stones else p.h.key)
+                             if p.h.nblack_stones + p.h.nwhite_stones <= self.s.sym_stones
+                             else p.h.key ^ p.h.bounded_key)
         cdef Entry* e = _probe(self.s, key)
         if e == NULL or e.move == NO_MOVE:
             return NO_MOVE
