@@ -382,7 +382,8 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     if move == p.ncells:                       # the button (R13)
         p.h.button = p.h.to_move
         p.h.hash ^= g.zobrist_button[p.h.to_move]
-        p.h.key ^= g.zobrist_button[p.h.to_move]
+        if keyed:
+            p.h.key ^= g.zobrist_button[p.h.to_move]
         p.h.ply += 1
         _pass_turn(p)
         return 0
@@ -479,7 +480,8 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     if p.game_type == GAME_DOUBLE:
         p.h.stones_left -= 1
         p.h.hash ^= g.zobrist_second_stone
-        p.h.key ^= g.zobrist_second_stone
+        if keyed:
+            p.h.key ^= g.zobrist_second_stone
         if p.h.stones_left == 0:
             p.h.stones_left = 2
             _pass_turn(p)
@@ -614,13 +616,14 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
     cdef uint16_t moves[MAX_MOVES]
     cdef int placed = 0, n, move
     cdef uint16_t* L = legal_list(p)
+    cdef bint double = p.game_type == GAME_DOUBLE, with_button = button_probability > 0.0
     while not p.h.over:
-        if button_probability > 0.0 and button_available(p) and rng_unit(rng) < button_probability:
+        if with_button and button_available(p) and rng_unit(rng) < button_probability:
             if played_by != NULL:
                 played_by[p.ncells] = p.h.to_move
             play_move(p, p.ncells)
             continue
-        if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
+        if double and p.h.stones_left == 2 and p.h.nlegal < ALWAYS_TWO:
             n = 0
             for move in range(p.h.nlegal):
                 if leaves_a_cell(p, L[move]):
