@@ -43,6 +43,25 @@ def main() -> None:
                                                   FlatMonteCarloPlayer(playouts=20, seed=2))
     assert result is not None
     outcome: catena.Outcome = result.outcome
+    text: str = catena.write_game(game, P1="MCTS", P2="flat Monte Carlo")
+    record: catena.GameRecord = catena.read_game(text)
+    replayed: catena.Game = record.game()
+    assert replayed.position == game.position
+    try:
+        catena.read_game("[Size 2]")
+    except catena.RecordError as exc:
+        where: int | None = exc.line
+        assert where == 1
+    picture: str = catena.svg(pos, size=300, legal=True)._repr_svg_()
+    fair: int = catena.fair_komi(2, scoring="standard")
+    sides: tuple[str, ...] = catena.GAME_TYPES + catena.SCORINGS
+    bytes_used: int = catena.position_bytes(6)
+    move = catena.Move("B2", size=3)
+    random_move: catena.Move = catena.RandomPlayer(seed=3).choose_move(pos)
+    errors: tuple[type[catena.CatenaError], ...] = (catena.CellError, catena.IllegalMoveError,
+                                                     catena.SetupError)
+    assert picture.startswith("<svg") and fair == 2 and sides and bytes_used <= 2048
+    assert move.cell == 4 and random_move in pos.legal_moves() and len(errors) == 3
     print(outcome.winner, result.winner_player, str(pos))
 
 
