@@ -33,5 +33,6 @@ ctypedef struct Tree:
     double rave_k            # RAVE equivalence parameter; 0 turns RAVE off
     uint32_t expand_visits   # a leaf is expanded once it has this many visits
     int64_t iterations       # iterations run since the tree was made
+    int stop                 # set from another thread (Ctrl-C) to end the current search
 
 cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept nogil

@@ -21,6 +21,7 @@ from catena._position cimport (BLACK, WHITE, MAX_LIST, PosState, Position, Resul
 from catena._rng cimport Rng, rng_below, rng_seed
 
 import os
+import sys
 import threading
 import time
 
@@ -208,7 +209,7 @@ cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept n
     limit), stopping early once the root is proven; returns iterations run."""
     cdef int64_t done = 0
     cdef double deadline = _now() + seconds if seconds > 0 else INFINITY
-    while (iterations < 0 or done < iterations) and not t.nodes[0].proven:
+    while (iterations < 0 or done < iterations) and not t.nodes[0].proven and not t.stop:
         _iterate(t)
         done += 1
         if (done & 63) == 0 and _now() >= deadline:
@@ -255,9 +256,13 @@ cdef class _TreeHandle:
 
     def run(self, int64_t iterations, double seconds):
         cdef int64_t done
+        self.t.stop = 0
         with nogil:
             done = tree_search(&self.t, iterations, seconds)
         return done
+
+    def interrupt(self):
+        self.t.stop = 1
 
     cdef bint advance(self, int move) noexcept:
         """Make ``move`` at the root, keeping its subtree; False if the tree had none."""
@@ -325,7 +330,7 @@ cdef class MCTS:
     """UCT search with MCTS-Solver, tree reuse, root parallelism and RAVE.
 
     ``MCTS(seed=None, c=..., threads=1, rave=True, rave_k=300, expand_visits=1,
-    max_nodes=2_000_000)``.  ``c`` is the UCT exploration constant (default 0.25
+    max_nodes=2_000_000)``.  Ctrl-C ends a search early and returns what it found.  ``c`` is the UCT exploration constant (default 0.25
     with RAVE, 0.7 without).  With a seed and an iteration budget a search is
     reproducible; each thread searches its own tree (seeded from ``seed``) and
     the root statistics are summed.
@@ -405,19 +410,33 @@ cdef class MCTS:
         cdef int64_t its = -1 if iterations is None else iterations
         cdef double secs = 0.0 if seconds is None else seconds
         start = time.perf_counter()
-        if self.threads == 1:
-            done = [self._trees[0].run(its, secs)]
-        else:
-            done = [0] * self.threads
+        done = [0] * self.threads
+        trees = list(self._trees)
 
-            def work(i):
-                done[i] = self._trees[i].run(its, secs)
+        finished = [threading.Event() for _ in trees]
 
-            workers = [threading.Thread(target=work, args=(i,)) for i in range(self.threads)]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join()
+        def work(i):
+            try:
+                done[i] = trees[i].run(its, secs)
+            finally:
+                finished[i].set()
+
+        # the searches run in threads without the GIL; this thread waits in short steps
+        # so that Ctrl-C reaches it, stops them cleanly and returns what they found (an
+        # Event, not Thread.join: an interrupted join may report a live thread as ended)
+        for i in range(self.threads):
+            threading.Thread(target=work, args=(i,), daemon=True).start()
+        try:
+            for event in finished:
+                while not event.wait(0.1):
+                    pass
+        except BaseException:
+            for tree in trees:
+                tree.interrupt()
+            for event in finished:
+                event.wait()
+            if not isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                raise
         return self._result(sum(done), time.perf_counter() - start)
 
     def _result(self, total, seconds):

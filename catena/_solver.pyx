@@ -432,28 +432,32 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
                            lower=value, upper=value, stopped_by=None)
     run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells))
     failure = []
+    finished = threading.Event()
 
     def work():
         try:
             run.run(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds))
         except BaseException as exc:            # handed to the caller's thread below
             failure.append(exc)
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
+    # the search runs in a thread without the GIL; this thread waits in short steps so
+    # that Ctrl-C and the progress callback run here (an Event, not Thread.join: an
+    # interrupted join may report a live thread as ended, and the run must outlive it)
+    threading.Thread(target=work, daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.2)
-            if progress is not None and worker.is_alive():
+        while not finished.wait(0.2):
+            if progress is not None:
                 lower, upper = run.bounds
                 progress(run.nodes, time.perf_counter() - start, _points(lower, longest),
                          _points(upper, longest))
     except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, report what is proven
         run.interrupt()
-        worker.join()
+        finished.wait()
     except BaseException:                        # e.g. the progress callback failed: stop, re-raise
         run.interrupt()
-        worker.join()
+        finished.wait()
         raise
     if failure:
         raise failure[0]
