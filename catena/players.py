@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from catena._geometry import Move
 from catena._position import Position, random_playouts
+from catena.errors import CatenaError
 
 if TYPE_CHECKING:
     from catena.game import Game
@@ -127,7 +128,7 @@ class MCTSPlayer:
             try:
                 for name in stack[len(self._searched):]:
                     self.mcts.advance(name)
-            except Exception:
+            except CatenaError:
                 pass                  # not the same game after all: search afresh
         result = self.mcts.search(position, iterations=self.iterations, seconds=self.seconds)
         self._searched = stack
