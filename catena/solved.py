@@ -8,7 +8,6 @@ which ribbon is longest, so each komi is solved on its own.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from catena._geometry import check_size, symmetries, cells
@@ -64,9 +63,17 @@ def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256) -> int:
     >>> fair_komi(2)
     2
     """
-    rows = komi_table(size, scoring, tt_mb)
+    return _fair(komi_table(size, scoring, tt_mb))
+
+
+def _fair(rows: list[KomiRow]) -> int:
+    """The largest komi at which Black wins, else the lowest komi."""
     black_wins = [row.komi for row in rows if row.winner == "black"]
     return max(black_wins) if black_wins else rows[0].komi
+
+
+def _signed(margin: float | None) -> str:
+    return "-" if margin is None else f"{margin:+g}"
 
 
 @dataclass(frozen=True)
@@ -116,8 +123,7 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
         for game_type in ("komi", "nokomi", "double"):
             for scoring in ("standard", "longest", "square"):
                 result = solve(Position(size, game_type, scoring, 0), tt_mb=tt_mb)
-                value = "-" if result.value is None else f"{result.value:+g}"
-                out.append(f"| {size} | {game_type} | {scoring} | {value} | {result.winner} | "
+                out.append(f"| {size} | {game_type} | {scoring} | {_signed(result.value)} | {result.winner} | "
                            f"{result.nodes:,} | {result.seconds:.2f} |")
     out += ["", "## Fair komi (game type komi)", "",
             "The fair komi is the largest komi at which Black still wins: one more point and White",
@@ -127,13 +133,11 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
             "| --- | --- | --- | --- | --- | --- |"]
     for size in sizes:
         for scoring in ("standard", "longest", "square"):
-            start = time.perf_counter()
             rows = komi_table(size, scoring, tt_mb)
             black = [r.komi for r in rows if r.p2_choice == "black"]
             white = [r.komi for r in rows if r.p2_choice == "white"]
-            fair = max(black) if black else rows[0].komi
-            margin = "-" if rows[0].margin is None else f"{rows[0].margin:+g}"
-            out.append(f"| {size} | {scoring} | {margin} | {fair} | {_span(black)} | {_span(white)} |")
+            out.append(f"| {size} | {scoring} | {_signed(rows[0].margin)} | {_fair(rows)} | "
+                       f"{_span(black)} | {_span(white)} |")
     out += ["", "## No komi: P1's black stone", "",
             "After P1's stone P2 takes the colour that wins. With the button no game is drawn, so",
             "every first stone leaves P2 a winning choice; the table says which colour and by how",
@@ -143,8 +147,8 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
     for size in sizes:
         for scoring in ("standard", "longest", "square"):
             for row in nokomi_table(size, scoring, tt_mb):
-                margin = "-" if row.margin is None else f"{row.margin:+g}"
-                out.append(f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {margin} | {row.p2_choice} |")
+                out.append(f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | "
+                           f"{row.p2_choice} |")
     with open(path, "w") as handle:
         handle.write("\n".join(out) + "\n")
 
