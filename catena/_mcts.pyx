@@ -26,6 +26,7 @@ import threading
 import time
 
 from catena.errors import CatenaError, IllegalMoveError
+from catena._position import _check_count
 from catena.results import SearchResult
 
 cdef enum:
@@ -317,13 +318,8 @@ cdef bint memcmp_state(const PosState* a, const PosState* b) noexcept:
 
 
 def _check_int(value, what, minimum):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{what} must be at least {minimum}, not {value}")
-    return int(value)
+    """``_check_count`` of the position module, letting None (no limit) through."""
+    return None if value is None else _check_count(value, what, minimum)
 
 
 cdef class MCTS:

@@ -93,6 +93,12 @@ ctypedef struct Result:
     int white2               # white's score in half points, komi included
     int button               # final holder of the button (R15), 0 in double placement
 
+cdef inline bint is_ribbon_head(const CellState* C, int c) noexcept nogil:
+    """Whether ``c`` is the lower-numbered end of a ribbon: iterating cells with this
+    visits every ribbon once (a singleton is its own two ends)."""
+    return C[c].placed != EMPTY and C[c].nstones <= 1 and c <= C[c].other_end
+
+cdef int ribbon_walk(const PosState* p, int end, uint16_t* out) noexcept nogil
 cdef size_t pos_bytes(int ncells) noexcept nogil
 cdef PosState* pos_alloc(int ncells) noexcept nogil
 cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring, int komi) noexcept nogil

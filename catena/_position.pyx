@@ -262,20 +262,29 @@ cdef inline bint _ribbon_bounded(const PosState* p, int e) noexcept nogil:
     return growth == 0
 
 
-cdef inline uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nogil:
-    """XOR of the flip keys of the stones of ribbon ``e`` not placed as ``owner``."""
+cdef int ribbon_walk(const PosState* p, int end, uint16_t* out) noexcept nogil:
+    """Write the stones of the ribbon that ends at ``end`` to ``out``, from that end to
+    the other, and return how many: each step's next stone is the XOR of the current
+    stone's neighbours without the previous one."""
     cdef const CellState* C = p.cell
-    cdef const Geometry* g = p.geo
-    cdef uint64_t key = 0
-    cdef int i, cur = e, prev = e, nxt
-    cdef int length = C[e].length
+    cdef int i, cur = end, prev = end, nxt, length = C[end].length
     for i in range(length):
-        if C[cur].placed != owner:
-            key ^= g.zobrist_flip[cur]
+        out[i] = cur
         if i + 1 < length:
             nxt = C[cur].nbxor if i == 0 else C[cur].nbxor ^ prev
             prev = cur
             cur = nxt
+    return length
+
+
+cdef uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nogil:
+    """XOR of the flip keys of the stones of ribbon ``e`` not placed as ``owner``."""
+    cdef uint16_t stones[MAX_CELLS]
+    cdef uint64_t key = 0
+    cdef int i, n = ribbon_walk(p, e, stones)
+    for i in range(n):
+        if p.cell[stones[i]].placed != owner:
+            key ^= p.geo.zobrist_flip[stones[i]]
     return key
 
 
@@ -548,7 +557,7 @@ cdef void final_result(const PosState* p, Result* r) noexcept nogil:
         if p.scoring == SCORING_LONGEST:
             memset(count, 0, sizeof(count))
         for c in range(p.ncells):
-            if C[c].placed and C[c].nstones <= 1 and c <= C[c].other_end:
+            if is_ribbon_head(C, c):
                 owner = end_claim_owner(p, c)
                 length = C[c].length
                 if p.scoring == SCORING_SQUARE:
@@ -583,22 +592,17 @@ cdef void fill_display(const PosState* p, uint8_t* out) noexcept nogil:
     """The colour shown on each cell: claims applied, and R21's end claims once a
     double-placement game is over."""
     cdef const CellState* C = p.cell
-    cdef int c, i, owner, cur, prev, nxt, length
+    cdef uint16_t stones[MAX_CELLS]
+    cdef int c, i, owner, n
     memset(out, 0, p.ncells)
     for c in range(p.ncells):
-        if C[c].placed and C[c].nstones <= 1 and c <= C[c].other_end:
+        if is_ribbon_head(C, c):
             owner = C[c].owner
             if p.h.over and p.game_type == GAME_DOUBLE:
                 owner = end_claim_owner(p, c)
-            cur = c
-            prev = c
-            length = C[c].length
-            for i in range(length):
-                out[cur] = owner if owner else C[cur].placed
-                if i + 1 < length:
-                    nxt = C[cur].nbxor if i == 0 else C[cur].nbxor ^ prev
-                    prev = cur
-                    cur = nxt
+            n = ribbon_walk(p, c, stones)
+            for i in range(n):
+                out[stones[i]] = owner if owner else C[stones[i]].placed
 
 
 # ---------------------------------------------------------------------------
@@ -614,6 +618,8 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
     player of each move (for AMAF statistics).
     """
     cdef uint16_t moves[MAX_MOVES]
+    cdef Undo u                         # scratch: playouts keep no undo record
+    cdef uint16_t cells[MAX_LIST]
     cdef int placed = 0, n, move
     cdef uint16_t* L = legal_list(p)
     cdef bint double = p.game_type == GAME_DOUBLE, with_button = button_probability > 0.0
@@ -621,7 +627,7 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
         if with_button and button_available(p) and rng_unit(rng) < button_probability:
             if played_by != NULL:
                 played_by[p.ncells] = p.h.to_move
-            play_move(p, p.ncells)
+            _make(p, p.ncells, &u, cells, False, False, False)
             continue
         if double and p.h.stones_left == 2 and p.h.nlegal < ALWAYS_TWO:
             n = 0
@@ -634,7 +640,7 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
             move = L[rng_below(rng, p.h.nlegal)]
         if played_by != NULL:
             played_by[move] = p.h.to_move
-        play_move(p, move)
+        _make(p, move, &u, cells, False, False, False)
         placed += 1
     return placed
 
@@ -952,16 +958,9 @@ cdef class Position:
         return numpy.frombuffer(self._display(), dtype=numpy.int8).copy()
 
     cdef tuple _ribbon_cells(self, int end):
-        cdef CellState* C = self._st.cell
-        cdef int i, cur = end, prev = end, nxt, length = C[end].length
-        out = []
-        for i in range(length):
-            out.append(cur)
-            if i + 1 < length:
-                nxt = C[cur].nbxor if i == 0 else C[cur].nbxor ^ prev
-                prev = cur
-                cur = nxt
-        return tuple(out)
+        cdef uint16_t stones[MAX_CELLS]
+        cdef int i, n = ribbon_walk(self._st, end, stones)
+        return tuple(stones[i] for i in range(n))
 
     def ribbons(self):
         """Every ribbon, as Ribbon(cells, length, black, white, bounded), by first end."""
@@ -970,7 +969,7 @@ cdef class Position:
         cdef CellState* C = self._st.cell
         out = []
         for c in range(self._st.ncells):
-            if C[c].placed and C[c].nstones <= 1 and c <= C[c].other_end:
+            if is_ribbon_head(C, c):
                 members = self._ribbon_cells(c)
                 black = sum(1 for m in members if shown[m] == BLACK)
                 out.append(Ribbon(cells=tuple(names[m] for m in members), length=len(members),

@@ -24,7 +24,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
 from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
                                Position, Result, Undo, final_result, gen_moves, make_move_keyed,
-                               mix64, pos_alloc, pos_copy, ribbon_key, unmake_move)
+                               mix64, is_ribbon_head, pos_alloc, pos_copy, ribbon_key, unmake_move)
 
 import threading
 import time
@@ -95,7 +95,7 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
     for c in range(p.ncells):
         if p.cell[c].placed:
             base ^= g.key_stone[c]
-            if p.cell[c].nstones <= 1 and c <= p.cell[c].other_end and p.cell[c].owner == 0:
+            if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
                 base ^= ribbon_key(g, c, p.cell[c].other_end, p.cell[c].nblack)
     for k in range(NUM_SYMMETRIES):
         keys[k] = base
@@ -104,7 +104,7 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
             for k in range(NUM_SYMMETRIES):
                 keys[k] ^= g.key_stone[g.sym[k][c]]
             f = p.cell[c].other_end
-            if p.cell[c].nstones <= 1 and c <= f and p.cell[c].owner == 0:
+            if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
                 for k in range(NUM_SYMMETRIES):
                     keys[k] ^= ribbon_key(g, g.sym[k][c], g.sym[k][f], p.cell[c].nblack)
     best = keys[0]

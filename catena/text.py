@@ -38,9 +38,6 @@ def board_text(pos: Position) -> str:
     names = cell_names(n)
     shown = pos.to_array()
     legal = {m.name for m in pos.legal_moves()}
-    if pos.stones_left == 2 or pos.game_type == "double":
-        # R20 filters the legal list; the drawing shows every cell a stone may occupy
-        legal = {name for name in names if pos.is_legal(name) or _placeable(pos, name)}
     bounded = {cell for ribbon in pos.ribbons() if ribbon.bounded for cell in ribbon.cells}
     colours = {0: None, 1: "black", 2: "white"}
     lines = []
@@ -64,10 +61,6 @@ def board_text(pos: Position) -> str:
         lines.append("".join(chars).rstrip())
     lines.append(_status(pos))
     return "\n".join(lines)
-
-
-def _placeable(pos: Position, name: str) -> bool:
-    return any(m.name == name for m in pos.legal_moves())
 
 
 def status_lines(pos: Position) -> list[str]:
