@@ -14,10 +14,15 @@ import catena
 from catena.players import MCTSPlayer
 
 
+def _engines(iterations: int, seed):
+    """Two MCTS players for engine-against-engine games, seeded apart when seeded."""
+    return (MCTSPlayer(iterations=iterations, seed=seed),
+            MCTSPlayer(iterations=iterations, seed=None if seed is None else seed + 1))
+
+
 def _demo(args) -> int:
     game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-    p1 = MCTSPlayer(iterations=args.iterations, seed=args.seed)
-    p2 = MCTSPlayer(iterations=args.iterations, seed=None if args.seed is None else args.seed + 1)
+    p1, p2 = _engines(args.iterations, args.seed)
     print(f"Catena demo: side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
           f"two MCTS players, {args.iterations} iterations per decision")
 
@@ -88,7 +93,7 @@ def _show(args) -> int:
 def _selfplay(args) -> int:
     import os
 
-    from catena.record import GameRecord, write_game
+    from catena.record import write_game
 
     if args.out:
         os.makedirs(args.out, exist_ok=True)
@@ -97,8 +102,7 @@ def _selfplay(args) -> int:
     for index in range(args.games):
         seed = None if args.seed is None else args.seed + 2 * index
         game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-        p1 = MCTSPlayer(iterations=args.iterations, seed=seed)
-        p2 = MCTSPlayer(iterations=args.iterations, seed=None if seed is None else seed + 1)
+        p1, p2 = _engines(args.iterations, seed)
         outcome = game.play(p1, p2)
         wins[outcome.winner_player] += 1
         if args.out:
