@@ -1,6 +1,6 @@
 """Slow, independent reference implementation of Catena (a test oracle).
 
-Rule numbers (R1..R25) refer to /work/shared/catena-rules.md.  Everything is
+Rule numbers (R1..R25) refer to docs/rules.md.  Everything is
 recomputed from the stone dictionary on every query: groups by flood fill,
 legality by building the group after a hypothetical placement, boundedness by
 testing every empty cell next to the ribbon.  Nothing is cached.

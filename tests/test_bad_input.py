@@ -1,7 +1,7 @@
 """Bad input: every kind raises a clear exception that says what is wrong and why,
 and leaves the position (or game) exactly as it was.
 
-Rule numbers refer to /work/shared/catena-rules.md.
+Rule numbers refer to docs/rules.md.
 """
 
 import pytest

@@ -20,7 +20,7 @@ faster by tests/_fastref.py (memoised geometry, short-circuited R20 emptiness te
 no rule is re-implemented there).
 
 On a mismatch the message prints the rules, the moves played so far and a snippet
-that replays them.  Rule numbers refer to /work/shared/catena-rules.md.
+that replays them.  Rule numbers refer to docs/rules.md.
 """
 
 import copy

@@ -1,6 +1,6 @@
 """Tests of the Monte Carlo tree search (``catena.MCTS``) and of the players built on it.
 
-Rule numbers (R1..R25) refer to /work/shared/catena-rules.md.  Every random choice is
+Rule numbers (R1..R25) refer to docs/rules.md.  Every random choice is
 seeded, so the suite is reproducible.  The oracle for game values is ``minimax`` below:
 an exhaustive search (every legal move of every node is evaluated, no pruning) over
 ``Position.push``/``pop`` on a copy, returning only the winner.

@@ -1,6 +1,6 @@
 """Tests of the players of catena.players (RandomPlayer, MCTSPlayer) beyond the MCTS itself.
 
-Rule numbers refer to /work/shared/catena-rules.md.  The strength match and the whole
+Rule numbers refer to docs/rules.md.  The strength match and the whole
 games through Game.play are in test_mcts.py.
 """
 

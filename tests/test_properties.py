@@ -3,7 +3,7 @@
 A game is drawn as: a board side 1..10, a game type, a scoring, a komi in range
 (R22), a list of integers each mapped onto the current legal-move list
 (``legal[k % len(legal)]``), and optionally a seed that plays the game on to its
-end once the list runs out.  Rule numbers refer to /work/shared/catena-rules.md.
+end once the list runs out.  Rule numbers refer to docs/rules.md.
 
 Properties, after every move:
 

@@ -1,5 +1,5 @@
 """Tests of the slow reference implementation (tests/reference.py) on the worked
-facts and hand-checked positions of /work/shared/catena-rules.md (R1..R25, F1..F4)."""
+facts and hand-checked positions of docs/rules.md (R1..R25, F1..F4)."""
 
 import os
 import sys

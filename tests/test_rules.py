@@ -1,4 +1,4 @@
-"""Rule-by-rule tests of catena against /work/shared/catena-rules.md.
+"""Rule-by-rule tests of catena against docs/rules.md.
 
 Every test names the rule (R1..R25) or worked fact (F1..F4) it checks.  The
 helpers below recompute what the rules say directly from the stones on the

@@ -14,7 +14,7 @@ The solver is checked through its results only (the solver key is not exposed):
 
 Values are Black's score minus White's in points (komi and the button's half point
 included); under longest-ribbon scoring only the winner, here written +1 / 0 / -1.
-Rule numbers (R.., F4) refer to /work/shared/catena-rules.md.
+Rule numbers (R.., F4) refer to docs/rules.md.
 """
 
 import random
