@@ -281,13 +281,13 @@ def svg(pos: Position, *, size: Optional[int] = None, coordinates: bool = True, 
     # widen the picture if the status text is wider than the board (small sides)
     text_width = max(len(line) for line in status) * 0.56 * _STATUS_FONT
     if valued:
-        text_width = max(text_width, (len(legend) + 16) * 0.56 * _LABEL_FONT)
+        text_width = max(text_width, (len(legend) + 2) * 0.56 * _LABEL_FONT)
     if right - left < text_width:
         middle = (left + right) / 2
         left, right = middle - text_width / 2, middle + text_width / 2
     legend_top = bottom + 0.5 * R
     if valued:
-        bottom = legend_top + _LEGEND_BAR + 1.6 * _LABEL_FONT
+        bottom = legend_top + _LEGEND_BAR + 2.9 * _LABEL_FONT
     status_top = bottom + 0.4 * R
     bottom = status_top + len(status) * _STATUS_LINE
 
@@ -513,5 +513,5 @@ def _draw_legend(root: ET.Element, middle: float, top: float, width: float,
         format_value(low)
     ET.SubElement(group, "text", {"x": _fmt(left + width), "y": _fmt(baseline), "text-anchor": "end"}).text = \
         format_value(high)
-    ET.SubElement(group, "text", {"class": "legend-caption", "x": _fmt(middle), "y": _fmt(baseline),
-                                  "text-anchor": "middle"}).text = caption
+    ET.SubElement(group, "text", {"class": "legend-caption", "x": _fmt(middle),
+                                  "y": _fmt(baseline + 1.3 * _LABEL_FONT), "text-anchor": "middle"}).text = caption
