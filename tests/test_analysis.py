@@ -204,3 +204,22 @@ def test_command_line(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "catena", "analyse", "--size", "3", "Z9"],
                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert bad.returncode == 2 and "Z9" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_terminal_hint_shows_the_top_three_with_values():
+    import io
+
+    from catena.players import MCTSPlayer
+    from catena.terminal import TerminalGame
+
+    game = catena.Game(size=3)
+    answers = iter(["0", "B2", "hint", "quit"])
+    out = io.StringIO()
+    TerminalGame(game, MCTSPlayer(iterations=400, seed=5), human="P1",
+                 read=lambda prompt: next(answers, None), out=out).run()
+    hint = next(line for line in out.getvalue().splitlines() if "suggests" in line)
+    analysis = analyse(game.position, iterations=400, seed=5)
+    sign = 1 if game.position.to_move == "black" else -1
+    for line in analysis.moves[:3]:
+        assert f"{line.move} (win rate {line.win_rate:.0%}, margin {sign * line.margin:+.1f} for" in hint
+    assert hint.count("proven") == 3
