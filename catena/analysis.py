@@ -65,6 +65,7 @@ class MoveValue:
 
     @property
     def proven(self) -> bool:
+        """Whether ``margin`` is the solver's exact value."""
         return self.exact is not None
 
 
@@ -95,6 +96,7 @@ class Analysis:
 
     @property
     def best_move(self) -> Move:
+        """The first move of the table: the best proven one, else the search's choice."""
         return self.moves[0].move
 
     @property

@@ -27,6 +27,13 @@ def test_readme_examples():
     assert result.attempted >= 10
 
 
+def test_tutorial_examples():
+    result = doctest.testfile(str(ROOT / "docs" / "tutorial.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted >= 15
+
+
 def test_every_public_name_has_a_runnable_example():
     import catena
 
