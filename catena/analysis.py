@@ -24,12 +24,13 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from catena._geometry import Move
 from catena._position import Position
 
 if TYPE_CHECKING:
+    from catena.results import SearchResult, SolveResult
     from catena.svg import SvgBoard
 
 __all__ = ["Analysis", "MoveValue", "analyse"]
@@ -153,7 +154,7 @@ class Analysis:
             return f"search win rate for {self.to_move}"
         return "search visits"
 
-    def svg(self, kind: str = "auto", pv_moves: int = 5, **options) -> "SvgBoard":
+    def svg(self, kind: str = "auto", pv_moves: int = 5, **options: Any) -> SvgBoard:
         """The heatmap of ``values(kind)`` with the first ``pv_moves`` moves of the
         principal variation numbered; ``options`` go to :func:`catena.svg`.
 
@@ -190,14 +191,17 @@ def _points(margin: float, longest: bool) -> str:
     return f"{margin:+.1f}"
 
 
-def _solver_value(result) -> Optional[float]:
+def _solver_value(result: SolveResult) -> Optional[float]:
     """A solve result's margin (the +1/0/-1 result under longest-ribbon scoring), None if unsolved."""
     if not result.solved:
         return None
     return result.value if result.value is not None else result.lower
 
 
-def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tuple[Dict[Move, float], tuple]:
+Lines = Dict[Move, Tuple[Move, ...]]
+
+
+def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tuple[Dict[Move, float], Lines]:
     """The solver's exact margin after each move it can solve, and the best line when all are.
 
     ``exact=None`` first solves ``pos`` itself with PROBE_NODES at most: if that
@@ -207,12 +211,12 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tu
     from catena._solver import solve
 
     if exact is False:
-        return {}, ()
+        return {}, {}
     limit = None if exact else PROBE_NODES
     if limit is not None and not solve(pos, max_nodes=limit, tt_mb=SOLVER_TT_MB).solved:
-        return {}, ()
+        return {}, {}
     values: Dict[Move, float] = {}
-    lines = {}
+    lines: Lines = {}
     for move in moves:
         pos.push(move)
         try:
@@ -233,7 +237,8 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tu
 # White, backed up by the search), this function becomes ``return dict(result.scores)``.
 # Until then: the mean final margin of random playouts after each move, with the
 # playout policy the search evaluates with (stones only, the button never taken).
-def _expected_margins(pos: Position, result, moves: List[Move], rng: random.Random) -> Dict[Move, float]:
+def _expected_margins(pos: Position, result: SearchResult, moves: List[Move],
+                      rng: random.Random) -> Dict[Move, float]:
     margins = {}
     for move in moves:
         total = 0.0
@@ -255,7 +260,7 @@ def _expected_margins(pos: Position, result, moves: List[Move], rng: random.Rand
 def _final_margin(pos: Position) -> float:
     outcome = pos.outcome()
     assert outcome is not None
-    if outcome.black_score is None:                     # longest ribbon: the result only
+    if outcome.black_score is None or outcome.white_score is None:   # longest ribbon: the result
         return 0.0 if outcome.winner is None else (1.0 if outcome.winner == "black" else -1.0)
     return outcome.black_score - outcome.white_score
 

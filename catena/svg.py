@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from catena._geometry import Move
 from catena._position import Position
@@ -143,6 +143,7 @@ def format_value(value: float) -> str:
 
 
 MoveKey = Union[Move, str]
+Values = Union[Mapping[Move, float], Mapping[str, float], Mapping[MoveKey, float]]
 
 
 def _move_name(move: object, pos: Position, what: str) -> str:
@@ -161,7 +162,7 @@ def _move_name(move: object, pos: Position, what: str) -> str:
     return name
 
 
-def _checked_values(values: Mapping[MoveKey, float], pos: Position) -> Dict[str, float]:
+def _checked_values(values: Values, pos: Position) -> Dict[str, float]:
     if not isinstance(values, Mapping):
         raise TypeError(f"svg(): values must be a dict of moves to numbers, not {type(values).__name__}")
     checked: Dict[str, float] = {}
@@ -195,7 +196,7 @@ def _checked_pv(pv: Sequence[MoveKey], pos: Position) -> List[Tuple[str, str]]:
 
 
 def svg(pos: Position, *, size: Optional[int] = None, coordinates: bool = True, last_move: bool = True,
-        legal: bool = False, bounded: bool = True, values: Optional[Mapping[MoveKey, float]] = None,
+        legal: bool = False, bounded: bool = True, values: Optional[Values] = None,
         pv: Optional[Sequence[MoveKey]] = None, legend: str = "value") -> SvgBoard:
     """Draw ``pos`` as an SVG image.
 
@@ -431,7 +432,7 @@ def _value_text(parent: ET.Element, x: float, y: float, value: float, fill: str,
 
 
 def _draw_value_numbers(root: ET.Element, valued: Dict[str, float], centres: Dict[str, Tuple[float, float]],
-                        value_range: Tuple[float, float], pv_cells: set) -> None:
+                        value_range: Tuple[float, float], pv_cells: Set[str]) -> None:
     cells = [name for name in valued if name != "button"]
     if not cells:
         return
@@ -465,7 +466,7 @@ def _draw_button_box(root: ET.Element, box: Tuple[float, float, float, float], v
 
 
 def _draw_pv(root: ET.Element, marks: List[Tuple[str, str]], centres: Dict[str, Tuple[float, float]],
-             button_box: Optional[Tuple[float, float, float, float]], numbered_cells: set) -> None:
+             button_box: Optional[Tuple[float, float, float, float]], numbered_cells: Set[str]) -> None:
     if not marks:
         return
     group = ET.SubElement(root, "g", {"class": "pv-marks", "font-family": "sans-serif",
