@@ -174,15 +174,23 @@ def _analyse(args) -> int:
     for move in args.moves:
         pos.push(move)
     print(pos)
+
+    def solving(solved, moves, nodes):
+        sys.stderr.write(f"\r  solving every move: {solved} of {moves} done, {nodes:>13,} nodes on this one ")
+        sys.stderr.flush()
+
     try:
         analysis = analyse(pos, seconds=args.seconds, iterations=args.iterations, exact=args.exact,
-                           seed=args.seed, threads=args.threads)
+                           seed=args.seed, threads=args.threads, progress=solving)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("\ninterrupted", file=sys.stderr)
         return 130
+    sys.stderr.write("\n")
     print(analysis.table(limit=args.top))
     if analysis.exact is not None:
         print(f"exact value {analysis.exact:+g} (Black - White), every move proven")
+    elif args.exact:
+        print("the solving stopped before every move was proven")
     print("principal variation: " + " ".join(str(m) for m in analysis.pv))
     print(f"{analysis.iterations:,} search iterations, {analysis.seconds:.2f} s")
     if args.svg:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from catena._geometry import Move
 from catena._position import Position
@@ -118,7 +118,8 @@ class Analysis:
 
         ``kind`` is "margin" (the margin from the mover's side: Black minus White
         when Black moves, White minus Black when White does), "win_rate",
-        "visits", or "auto": the margin when every move is proven, else the win rate.
+        "visits", or "auto": the margin when every move is proven, else the win rate
+        (of the moves the search tried).
 
         >>> import catena
         >>> pos = catena.Position(size=2); pos.push("B2")
@@ -130,8 +131,8 @@ class Analysis:
         sign = 1.0 if self.to_move == "black" else -1.0
         if kind == "margin":
             return {line.move: sign * line.margin for line in self.moves}
-        if kind == "win_rate":
-            return {line.move: line.win_rate for line in self.moves}
+        if kind == "win_rate":           # a move the search never tried has no win rate
+            return {line.move: line.win_rate for line in self.moves if line.visits}
         return {line.move: float(line.visits) for line in self.moves}
 
     def _kind(self, kind: str) -> str:
@@ -199,10 +200,12 @@ def _solver_value(result: SolveResult) -> Optional[float]:
 
 
 Lines = Dict[Move, Tuple[Move, ...]]
+Progress = Callable[[int, int, int], object]
 
 
-def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tuple[Dict[Move, float], Lines]:
-    """The solver's exact margin after each move it can solve, and the best line when all are.
+def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool],
+                  progress: Optional[Progress]) -> Tuple[Dict[Move, float], Lines]:
+    """The solver's exact margin after each move it can solve, and each one's best line.
 
     ``exact=None`` first solves ``pos`` itself with PROBE_NODES at most: if that
     does not finish, the position is too large and nothing is solved.  Ctrl-C
@@ -217,12 +220,19 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tu
         return {}, {}
     values: Dict[Move, float] = {}
     lines: Lines = {}
-    for move in moves:
+    for done, move in enumerate(moves):
+        def report(nodes: int, seconds: float, lower: Optional[float], upper: Optional[float],
+                   done: int = done) -> None:
+            if progress is not None:
+                progress(done, len(moves), nodes)
+
         pos.push(move)
         try:
-            result = solve(pos, max_nodes=limit, tt_mb=SOLVER_TT_MB)
+            result = solve(pos, max_nodes=limit, tt_mb=SOLVER_TT_MB, progress=report)
         finally:
             pos.pop()
+        if progress is not None:
+            progress(done + 1, len(moves), result.nodes)
         if result.stopped_by == "interrupt":
             break
         value = _solver_value(result)
@@ -234,7 +244,8 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool]) -> Tu
 
 # --- expected margins: to be replaced by ``result.scores`` (issue #10) ---------------
 # Once SearchResult has ``scores`` (each root move's expected margin, Black minus
-# White, backed up by the search), this function becomes ``return dict(result.scores)``.
+# White, backed up by the search), this function becomes
+# ``return {move: result.scores[move] for move in moves}``.
 # Until then: the mean final margin of random playouts after each move, with the
 # playout policy the search evaluates with (stones only, the button never taken).
 def _expected_margins(pos: Position, result: SearchResult, moves: List[Move],
@@ -266,7 +277,8 @@ def _final_margin(pos: Position) -> float:
 
 
 def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional[int] = None,
-            exact: Optional[bool] = None, *, seed: Optional[int] = None, threads: int = 1) -> Analysis:
+            exact: Optional[bool] = None, *, seed: Optional[int] = None, threads: int = 1,
+            progress: Optional[Progress] = None) -> Analysis:
     """Analyse every legal move of ``pos``: search visits, win rate and expected
     margin, and each move's exact value where the solver can find it.
 
@@ -275,7 +287,9 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
     small enough (the solver finishes on it within a few million nodes),
     ``exact=True`` always does (it may take long; Ctrl-C stops it and keeps what
     is proven), ``exact=False`` never.  ``seed`` and ``threads`` go to
-    :class:`catena.MCTS`.  ``pos`` is left as it was.
+    :class:`catena.MCTS`.  ``progress(moves_solved, moves, nodes)`` is called
+    about five times a second while the moves are solved (``nodes``: of the
+    move being solved) and after each one.  ``pos`` is left as it was.
 
     >>> import catena
     >>> pos = catena.Position(size=3)
@@ -298,7 +312,7 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
     work = pos.copy()
     result = MCTS(seed=seed, threads=threads).search(work, iterations=iterations, seconds=seconds)
     moves = list(work.legal_moves())
-    exact_values, lines = _exact_values(work, moves, exact)
+    exact_values, lines = _exact_values(work, moves, exact, progress)
     unsolved = [move for move in moves if move not in exact_values]
     rng = random.Random(seed)
     margins = _expected_margins(work, result, unsolved, rng) if unsolved else {}

@@ -223,3 +223,23 @@ def test_terminal_hint_shows_the_top_three_with_values():
     for line in analysis.moves[:3]:
         assert f"{line.move} (win rate {line.win_rate:.0%}, margin {sign * line.margin:+.1f} for" in hint
     assert hint.count("proven") == 3
+
+
+def test_progress_while_solving():
+    pos = random_position(3, 2, 8)
+    calls = []
+    analysis = analyse(pos, iterations=200, exact=True, progress=lambda *a: calls.append(a))
+    moves = len(pos.legal_moves())
+    done = [call[0] for call in calls]
+    assert done == sorted(done) and set(range(1, moves + 1)) <= set(done) and done[-1] == moves
+    assert all(total == moves and nodes >= 0 for _, total, nodes in calls)
+    assert analysis.proven
+
+
+def test_win_rate_heatmap_leaves_out_untried_moves():
+    pos = catena.Position(size=6)
+    analysis = analyse(pos, iterations=40, exact=False, seed=1)      # fewer iterations than moves
+    tried = {line.move for line in analysis.moves if line.visits}
+    assert 0 < len(tried) < len(analysis.moves)
+    assert set(analysis.values()) == tried == set(analysis.values("win_rate"))
+    assert set(analysis.values("margin")) == {line.move for line in analysis.moves}
