@@ -243,3 +243,16 @@ def test_win_rate_heatmap_leaves_out_untried_moves():
     assert 0 < len(tried) < len(analysis.moves)
     assert set(analysis.values()) == tried == set(analysis.values("win_rate"))
     assert set(analysis.values("margin")) == {line.move for line in analysis.moves}
+
+
+def test_jupyter_shows_the_heatmap():
+    """IPython's display machinery (what a notebook uses) renders an Analysis as SVG."""
+    from IPython.core.formatters import DisplayFormatter
+
+    pos = catena.Position(size=3)
+    pos.push("B2")
+    analysis = analyse(pos, iterations=300, seed=1)
+    data, _ = DisplayFormatter().format(analysis)
+    assert data["image/svg+xml"] == str(analysis.svg())
+    board, _ = DisplayFormatter().format(catena.svg(pos, values=analysis.values()))
+    assert 'class="value"' in board["image/svg+xml"]
