@@ -124,7 +124,7 @@ class Analysis:
         >>> import catena
         >>> pos = catena.Position(size=2); pos.push("B2")
         >>> analysis = catena.analyse(pos, iterations=500, seed=1)
-        >>> analysis.values("margin")[analysis.best_move]          # White to move: -2.5 for Black
+        >>> analysis.values("margin")[analysis.best_move]   # White to move: White - Black
         -2.5
         """
         kind = self._kind(kind)
