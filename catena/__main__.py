@@ -1,4 +1,4 @@
-"""Command line: ``python -m catena [demo|play|selfplay|solve|solved|perft|bench] ...``.
+"""Command line: ``python -m catena [demo|play|selfplay|solve|solved|analyse|perft|bench] ...``.
 
 ``demo`` (the default) plays a game between two engine players on the side-6
 board, printing every action and the board, and ends with the outcome.
@@ -165,6 +165,41 @@ def _solve(args) -> int:
     return 0
 
 
+def _analyse(args) -> int:
+    from catena.analysis import analyse
+
+    if args.top is not None and args.top < 1:
+        raise ValueError(f"--top must be 1 or more, not {args.top}")
+    pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring, komi=args.komi)
+    for move in args.moves:
+        pos.push(move)
+    print(pos)
+
+    def solving(solved, moves, nodes):
+        sys.stderr.write(f"\r  solving every move: {solved} of {moves} done, {nodes:>13,} nodes on this one ")
+        sys.stderr.flush()
+
+    try:
+        analysis = analyse(pos, seconds=args.seconds, iterations=args.iterations, exact=args.exact,
+                           seed=args.seed, threads=args.threads, progress=solving)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    sys.stderr.write("\n")
+    print(analysis.table(limit=args.top))
+    if analysis.exact is not None:
+        print(f"exact value {analysis.exact:+g} (Black - White), every move proven")
+    elif args.exact:
+        print("the solving stopped before every move was proven")
+    print("principal variation: " + " ".join(str(m) for m in analysis.pv))
+    print(f"{analysis.iterations:,} search iterations, {analysis.seconds:.2f} s")
+    if args.svg:
+        with open(args.svg, "w") as handle:
+            handle.write(str(analysis.svg()))
+        print(f"wrote {args.svg}")
+    return 0
+
+
 def _solved(args) -> int:
     from catena.solved import write_solved_markdown
     write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb)
@@ -224,6 +259,18 @@ def main(argv=None) -> int:
     solve.add_argument("--max-seconds", type=float, default=None)
     solve.add_argument("--max-nodes", type=int, default=None)
     solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size (MB)")
+    analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
+    common(analysis)
+    analysis.add_argument("--komi", type=int, default=0)
+    analysis.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
+    analysis.add_argument("--seconds", type=float, default=None, help="search time")
+    analysis.add_argument("--iterations", type=int, default=None, help="search iterations (default 20000)")
+    analysis.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
+                          help="solve every move (default: when the position is small enough)")
+    analysis.add_argument("--top", type=int, default=None, help="print the best N moves only")
+    analysis.add_argument("--seed", type=int, default=None)
+    analysis.add_argument("--threads", type=int, default=1)
+    analysis.add_argument("--svg", default=None, help="draw the move values as a heatmap to this SVG file")
     solved = sub.add_parser("solved", help="solve the small boards and write docs/solved.md")
     solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3])
     solved.add_argument("--out", default="docs/solved.md")
@@ -235,7 +282,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
-                "bench": _bench, "solve": _solve, "solved": _solved}[args.command](args)
+                "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse}[args.command](args)
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

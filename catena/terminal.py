@@ -125,10 +125,24 @@ class TerminalGame:
         self.say("Took back: " + (", ".join(map(str, undone)) if undone else "nothing"))
 
     def _hint(self) -> None:
+        """The engine's three best moves for the person, each with its value."""
         if self.game.phase not in ("play", "first_stone"):
             self.say("No hint for the setup.")
             return
-        self.say(f"The engine suggests {self.engine.choose_move(self.game.position.copy())}.")
+        from catena.analysis import analyse
+
+        pos = self.game.position
+        analysis = analyse(pos, seconds=self.engine.seconds, iterations=self.engine.iterations,
+                           seed=self.engine.mcts.seed)
+        mover, sign = pos.to_move, (1 if pos.to_move == "black" else -1)
+        longest = pos.scoring == "longest"
+        lines = []
+        for line in analysis.moves[:3]:
+            result = {1: "a win", 0: "a draw", -1: "a loss"}.get(sign * line.margin) if longest else None
+            value = (f"{result} for {mover}" if result else f"margin {sign * line.margin:+.1f} for {mover}")
+            lines.append(f"{line.move} (win rate {line.win_rate:.0%}, {value}, "
+                         f"{'proven' if line.proven else 'estimated'})")
+        self.say("The engine suggests, best first: " + "; ".join(lines) + ".")
 
 
 def _parse_int(text: str) -> int:

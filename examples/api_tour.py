@@ -53,6 +53,12 @@ def main() -> None:
         where: int | None = exc.line
         assert where == 1
     picture: str = catena.svg(pos, size=300, legal=True)._repr_svg_()
+    analysis: catena.Analysis = catena.analyse(pos, iterations=500, exact=True, seed=1)
+    line: catena.MoveValue = analysis.moves[0]
+    values: dict[catena.Move, float] = analysis.values("margin")
+    heatmap: str = catena.svg(pos, values=values, pv=list(analysis.pv[:3]), legend="margin")
+    assert line.proven and analysis.exact == solved.value and heatmap.startswith("<svg")
+    assert analysis.table().startswith("move") and analysis.svg().startswith("<svg")
     fair: int = catena.fair_komi(2, scoring="standard")
     sides: tuple[str, ...] = catena.GAME_TYPES + catena.SCORINGS
     bytes_used: int = catena.position_bytes(6)

@@ -8,7 +8,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ["catena", "catena.errors", "catena.results", "catena._geometry", "catena._position", "catena._mcts", "catena._solver", "catena.game",
-           "catena.match", "catena.players", "catena.record", "catena.solved", "catena.svg", "catena.text"]
+           "catena.match", "catena.players", "catena.record", "catena.solved", "catena.svg", "catena.text",
+           "catena.analysis"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -24,6 +25,13 @@ def test_readme_examples():
                               optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted >= 10
+
+
+def test_tutorial_examples():
+    result = doctest.testfile(str(ROOT / "docs" / "tutorial.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted >= 15
 
 
 def test_every_public_name_has_a_runnable_example():
