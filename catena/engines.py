@@ -122,6 +122,7 @@ class GtpClient:
         self.timeout = timeout
         self._answers: queue.Queue[Optional[str]] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=10)
+        self._busy = False                 # a command awaits its answer (in some thread)
         try:
             self._process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -150,6 +151,13 @@ class GtpClient:
     def send(self, command: str, timeout: Optional[float] = None) -> str:
         """Send one command and return the answer's text; raises EngineFailure."""
         limit = self.timeout if timeout is None else timeout
+        self._busy = True
+        try:
+            return self._exchange(command, limit)
+        finally:
+            self._busy = False
+
+    def _exchange(self, command: str, limit: float) -> str:
         try:
             assert self._process.stdin is not None
             self._process.stdin.write(command + "\n")
@@ -202,8 +210,9 @@ class GtpClient:
             pass
 
     def close(self) -> None:
-        """Ask the engine to quit, then make sure it has."""
-        if self.alive:
+        """Ask the engine to quit, then make sure it has (kill it if it is busy answering
+        another thread: the match is being stopped)."""
+        if self.alive and not self._busy:
             try:
                 self.send("quit", timeout=2.0)
                 self._process.wait(timeout=2.0)

@@ -238,7 +238,6 @@ class GameResult:
     a_points: float
     failure: Optional[str]
     game: Game
-    ply: int
 
 
 def _game_of(opening: Opening, moves: list[str]) -> Game:
@@ -269,6 +268,8 @@ def referee_game(black: Engine, white: Engine, opening: Opening, seeds: tuple[in
             for move, mover in _movers(opening):
                 engines[colour].play(mover, move)
         except EngineFailure as exc:
+            if stop is not None and stop.is_set():
+                raise Abandoned() from None
             return position, _other(colour), (colour, f"{exc.kind}: {exc}")
     while not position.is_game_over():
         if stop is not None and stop.is_set():
@@ -469,7 +470,7 @@ def run_match(a: Callable[[], Engine], b: Callable[[], Engine], openings: list[O
             failure = f"{'A' if failed[0] == a_colour else 'B'} ({failed[0]}) {failed[1]}"
         points = 0.5 if winner is None else float(winner == a_colour)
         game = _game_of(openings[index], [m.name for m in position.move_stack])
-        return GameResult(number, index, a_colour, winner, points, failure, game, position.ply)
+        return GameResult(number, index, a_colour, winner, points, failure, game)
 
     start = time.perf_counter()
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers)
