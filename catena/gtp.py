@@ -91,9 +91,8 @@ class GtpEngine:
         self.player = MCTSPlayer() if player is None else player
         self.position = Position(self.size, self.game_type, self.scoring, self.komi)
         self.quit = False
-        self._main_time: Optional[float] = None          # time_settings; None: no clock
-        self._byo_yomi = (0.0, 0)
-        self._clock: dict[str, tuple[float, int]] = {}   # colour -> (seconds, stones) left
+        self._byo_yomi = (0.0, 0)                        # time_settings: period seconds, stones
+        self._clock: dict[str, tuple[float, int]] = {}   # colour -> (seconds, stones) left; {}: no clock
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda args: PROTOCOL_VERSION,
             "name": lambda args: NAME,
@@ -130,7 +129,7 @@ class GtpEngine:
             return ""
         words = line.split()
         ident = ""
-        if words[0].isdigit():
+        if words[0].isascii() and words[0].isdigit():
             ident = words.pop(0)
             if not words:
                 return f"?{ident} no command after the id\n\n"
@@ -310,10 +309,10 @@ class GtpEngine:
         if not stones.isdigit():
             raise GtpError(f"syntax error: byo-yomi stones must be a whole number, not {stones!r}")
         byo_stones = int(stones)
-        if byo_time > 0 and byo_stones == 0:           # GTP: no time limit
-            self._main_time, self._clock = None, {}
+        if byo_time > 0 and byo_stones == 0 or main_time == byo_time == 0:   # no time limit
+            self._clock = {}
             return ""
-        self._main_time, self._byo_yomi = main_time, (byo_time, byo_stones)
+        self._byo_yomi = (byo_time, byo_stones)
         self._clock = {colour: (main_time, 0) for colour in ("black", "white")}
         return ""
 

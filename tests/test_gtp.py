@@ -205,6 +205,8 @@ def test_time_controls_shorten_the_search():
     assert e.player.seconds == 5.0                    # the player's own budget comes back
     ok(e, "time_settings 0 1 0")                      # GTP: no time limit
     assert e._search_seconds("white") is None
+    ok(e, "time_settings 0 0 0")
+    assert e._search_seconds("white") is None
     for bad in ["time_settings 1 2", "time_settings -1 0 0", "time_settings 1 1 x",
                 "time_left red 1 1", "time_left black x 0", "time_left black 1 -2"]:
         refused(e, bad, "syntax error")
