@@ -1,4 +1,4 @@
-"""Command line: ``python -m catena [demo|play|selfplay|solve|solved|analyse|perft|bench] ...``.
+"""Command line: ``python -m catena [demo|play|selfplay|solve|solved|analyse|perft|bench|gtp|match] ...``.
 
 ``demo`` (the default) plays a game between two engine players on the side-6
 board, printing every action and the board, and ends with the outcome.
@@ -11,6 +11,7 @@ import sys
 import time
 
 import catena
+from catena import gtp, match
 from catena.players import MCTSPlayer
 
 
@@ -278,11 +279,14 @@ def main(argv=None) -> int:
     bench = sub.add_parser("bench", help="print the throughput table")
     bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test")
     bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
+    gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
+    match.add_arguments(sub.add_parser("match", help="two engines over an opening suite: Elo and SPRT"))
 
     args = parser.parse_args(argv)
     try:
         return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
-                "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse}[args.command](args)
+                "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
+                "gtp": gtp.main, "match": match.main}[args.command](args)
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

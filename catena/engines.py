@@ -1,0 +1,221 @@
+"""Engines a match can play: catena players made from a spec, and GTP engines run as
+subprocesses.
+
+A player spec is a kind followed by keyword options, as on the command line::
+
+    mcts iterations=2000 seconds=0.5 threads=1 score_weight=0 rave=false
+    flat playouts=200
+    random
+
+``mcts`` makes a :class:`catena.MCTSPlayer` and passes every option on (so
+any ``MCTS`` keyword works), ``flat`` a FlatMonteCarloPlayer, ``random`` a
+RandomPlayer.  Values are read as ints, floats, ``true``/``false`` or ``none``,
+else kept as strings.
+
+>>> spec = parse_spec("mcts iterations=300 rave=false")
+>>> spec
+PlayerSpec(kind='mcts', options={'iterations': 300, 'rave': False})
+>>> player = spec.make(seed=1)
+>>> player.iterations, player.mcts.rave
+(300, False)
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import shlex
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from catena.errors import CatenaError
+from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
+
+PLAYER_KINDS = {"mcts": MCTSPlayer, "flat": FlatMonteCarloPlayer, "random": RandomPlayer}
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A kind of catena player and the keyword options it is made with."""
+
+    kind: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def make(self, seed: Optional[int] = None) -> Any:
+        """A new player; ``seed`` is used unless the spec sets its own."""
+        options = dict(self.options)
+        options.setdefault("seed", seed)
+        try:
+            return PLAYER_KINDS[self.kind](**options)
+        except TypeError as exc:         # an unknown keyword: say which spec it came from
+            raise CatenaError(f"player spec {self}: {exc}") from None
+
+    def __str__(self) -> str:
+        return " ".join([self.kind] + [f"{key}={value}" for key, value in self.options.items()])
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """The PlayerSpec written ``text``, e.g. ``"mcts iterations=2000 score_weight=0"``.
+
+    >>> parse_spec("alphazero")
+    Traceback (most recent call last):
+      ...
+    catena.errors.CatenaError: unknown player kind 'alphazero' in 'alphazero': expected one of mcts, flat, random
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a player spec is a str, not {type(text).__name__}")
+    words = text.split()
+    if not words or words[0] not in PLAYER_KINDS:
+        kind = words[0] if words else ""
+        raise CatenaError(f"unknown player kind {kind!r} in {text!r}: expected one of "
+                          f"{', '.join(PLAYER_KINDS)}")
+    options: dict[str, Any] = {}
+    for word in words[1:]:
+        key, equals, value = word.partition("=")
+        if not equals or not key.isidentifier():
+            raise CatenaError(f"player option {word!r} in {text!r} is not of the form key=value")
+        options[key] = _value(value)
+    return PlayerSpec(words[0], options)
+
+
+# ---------------------------------------------------------------- GTP engines as subprocesses
+
+
+class EngineFailure(CatenaError):
+    """An engine crashed, timed out, refused a command or answered nonsense.
+
+    ``kind`` is "crash", "timeout", "refused" or "illegal move".
+    """
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+class GtpClient:
+    """A GTP engine run as a subprocess, spoken to line by line.
+
+    ``command`` is split like a shell command line (no shell runs it).  Every
+    answer is awaited at most ``timeout`` seconds; a dead or silent engine raises
+    :class:`EngineFailure` and is killed, so nothing waits forever.  The last
+    lines the engine wrote to its standard error are kept for the report.
+    """
+
+    def __init__(self, command: str, timeout: float = 60.0):
+        self.command = command
+        self.timeout = timeout
+        self._answers: queue.Queue[Optional[str]] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=10)
+        self._busy = False                 # a command awaits its answer (in some thread)
+        try:
+            self._process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                             text=True, bufsize=1)
+        except (OSError, ValueError) as exc:
+            raise EngineFailure("crash", f"cannot start {command!r}: {exc}") from None
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            self._answers.put(line)
+        self._answers.put(None)
+
+    def _read_stderr(self) -> None:
+        assert self._process.stderr is not None
+        for line in self._process.stderr:
+            self._stderr.append(line.rstrip("\n"))
+
+    def _why_dead(self) -> str:
+        code = self._process.poll()
+        tail = " | ".join(self._stderr)
+        return (f"exit code {code}" if code is not None else "no exit code") + (f"; stderr: {tail}" if tail else "")
+
+    def send(self, command: str, timeout: Optional[float] = None) -> str:
+        """Send one command and return the answer's text; raises EngineFailure."""
+        limit = self.timeout if timeout is None else timeout
+        self._busy = True
+        try:
+            return self._exchange(command, limit)
+        finally:
+            self._busy = False
+
+    def _exchange(self, command: str, limit: float) -> str:
+        try:
+            assert self._process.stdin is not None
+            self._process.stdin.write(command + "\n")
+            self._process.stdin.flush()
+        except (OSError, ValueError):
+            self.kill()
+            raise EngineFailure("crash", f"engine {self.command!r} died before {command!r} "
+                                f"({self._why_dead()})") from None
+        lines: list[str] = []
+        while True:
+            try:
+                line = self._answers.get(timeout=limit)
+            except queue.Empty:
+                self.kill()
+                raise EngineFailure("timeout", f"engine {self.command!r} gave no answer to {command!r} "
+                                    f"within {limit:g} s") from None
+            if line is None:
+                self._process.wait()
+                self.kill()
+                raise EngineFailure("crash", f"engine {self.command!r} ended while answering {command!r} "
+                                    f"({self._why_dead()})")
+            line = line.rstrip("\r\n")
+            if not lines and not line.strip():
+                continue                   # blank lines before an answer
+            if lines and not line.strip():
+                break
+            lines.append(line)
+        text = "\n".join(lines)
+        status, rest = text[:1], text[1:]
+        body = rest.lstrip("0123456789").strip()
+        if status == "?":
+            raise EngineFailure("refused", f"engine {self.command!r} refused {command!r}: {body}")
+        if status != "=":
+            raise EngineFailure("crash", f"engine {self.command!r} answered {command!r} "
+                                f"with {text!r}, not a GTP answer")
+        return body
+
+    @property
+    def alive(self) -> bool:
+        return self._process.poll() is None
+
+    def kill(self) -> None:
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        try:                               # the reader threads end at the pipes' end of file
+            if self._process.stdin is not None:
+                self._process.stdin.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """Ask the engine to quit, then make sure it has (kill it if it is busy answering
+        another thread: the match is being stopped)."""
+        if self.alive and not self._busy:
+            try:
+                self.send("quit", timeout=2.0)
+                self._process.wait(timeout=2.0)
+            except (EngineFailure, subprocess.TimeoutExpired):
+                pass
+        self.kill()
