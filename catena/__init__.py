@@ -6,7 +6,7 @@
 92
 """
 
-from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError
+from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError, TooMuchWorkError
 from catena.results import (Claim, Outcome, PlayoutStats, Ribbon, SearchResult,
                             SolveResult)
 from catena._geometry import Move, cell_name, cells, neighbours, parse_cell, symmetries
@@ -22,7 +22,7 @@ from catena.svg import svg
 
 __all__ = [
     "GAME_TYPES", "SCORINGS",
-    "CatenaError", "CellError", "IllegalMoveError", "SetupError",
+    "CatenaError", "CellError", "IllegalMoveError", "SetupError", "TooMuchWorkError",
     "Claim", "Outcome", "PlayoutStats", "Ribbon", "SearchResult", "SolveResult",
     "Move", "cell_name", "cells", "neighbours", "parse_cell", "symmetries",
     "Position", "perft", "position_bytes", "random_playouts",

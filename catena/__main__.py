@@ -93,29 +93,26 @@ def _show(args) -> int:
 def _selfplay(args) -> int:
     import os
 
+    from catena.progress import bar
     from catena.record import write_game
 
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     wins = {"P1": 0, "P2": 0, None: 0}
-    start = time.perf_counter()
-    for index in range(args.games):
-        seed = None if args.seed is None else args.seed + 2 * index
-        game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-        p1, p2 = _engines(args.iterations, seed)
-        outcome = game.play(p1, p2)
-        wins[outcome.winner_player] += 1
-        if args.out:
-            path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
-            with open(path, "w") as handle:
-                handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
-                                        P2=f"catena MCTS {args.iterations}"))
-        done = index + 1
-        bar = "#" * (30 * done // args.games)
-        sys.stderr.write(f"\r[{bar:<30}] {done}/{args.games}  P1 {wins['P1']}  P2 {wins['P2']}"
-                         f"  draws {wins[None]}  {time.perf_counter() - start:.0f} s")
-        sys.stderr.flush()
-    sys.stderr.write("\n")
+    with bar(args.games, "selfplay", unit=" games") as games:
+        for index in range(args.games):
+            seed = None if args.seed is None else args.seed + 2 * index
+            game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
+            p1, p2 = _engines(args.iterations, seed)
+            outcome = game.play(p1, p2)
+            wins[outcome.winner_player] += 1
+            if args.out:
+                path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
+                with open(path, "w") as handle:
+                    handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
+                                            P2=f"catena MCTS {args.iterations}"))
+            games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
+            games.update()
     print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
           + (f"; records in {args.out}" if args.out else ""))
     return 0
@@ -131,14 +128,10 @@ def _perft(args) -> int:
     return 0
 
 
-def _progress_bar(nodes, seconds, lower, upper):
-    bounds = f"[{'-inf' if lower is None else f'{lower:+g}'}, {'+inf' if upper is None else f'{upper:+g}'}]"
-    sys.stderr.write(f"\r  {seconds:7.1f} s  {nodes:>15,} nodes  {nodes / max(seconds, 1e-9) / 1e6:5.2f} M/s"
-                     f"  value in {bounds}   ")
-    sys.stderr.flush()
-
-
 def _solve(args) -> int:
+    from catena.effort import check_solvable
+    from catena.progress import SolveProgress, bounds_text
+
     if args.record:
         position = _load_record(args.record).position
         if position is None:
@@ -150,12 +143,15 @@ def _solve(args) -> int:
                               komi=args.komi)
     for move in args.moves:
         pos.push(move)
+    if args.max_seconds is None and args.max_nodes is None:
+        check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
+                                       "and get proven bounds")
     print(pos)
-    result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes, tt_mb=args.tt_mb,
-                          progress=_progress_bar)
-    sys.stderr.write("\n")
+    with SolveProgress(args.max_nodes) as progress:
+        result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
+                              tt_mb=args.tt_mb, progress=progress)
     if not result.solved:
-        print(f"unsolved (stopped by {result.stopped_by}): value in [{result.lower}, {result.upper}] "
+        print(f"unsolved (stopped by {result.stopped_by}): value in {bounds_text(result.lower, result.upper)} "
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
         return 1
     value = "" if result.value is None else f"value {result.value:+g} (Black - White), "
@@ -166,8 +162,22 @@ def _solve(args) -> int:
 
 
 def _solved(args) -> int:
-    from catena.solved import write_solved_markdown
-    write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb)
+    import os
+
+    from catena.progress import bar
+    from catena.solved import ROWS_PER_SIZE, write_solved_markdown
+
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise OSError(f"cannot write {args.out}: the folder {os.path.dirname(args.out) or '.'} does not exist "
+                      f"or is not writable (in a checkout of catena the default docs/solved.md is; "
+                      f"elsewhere give --out PATH)")
+    with bar(ROWS_PER_SIZE * len(args.sizes), "solving", unit=" rows") as rows:
+        def row_done(row: str) -> None:
+            rows.set_postfix_str(row, refresh=False)
+            rows.update()
+
+        write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb, progress=row_done)
     print(f"wrote {args.out}")
     return 0
 
