@@ -21,10 +21,14 @@ def _engines(iterations: int, seed):
 
 
 def _demo(args) -> int:
+    from catena.text import LEGEND, claims_text
+
     game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
     p1, p2 = _engines(args.iterations, args.seed)
     print(f"Catena demo: side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
           f"two MCTS players, {args.iterations} iterations per decision")
+    if args.boards:
+        print(f"Board: {LEGEND}.")
 
     def show(game, player, kind, value):
         if kind == "komi":
@@ -34,7 +38,7 @@ def _demo(args) -> int:
         else:
             pos = game.position
             colour = game.colour_of(player) or "black"      # no-komi opening: P1 plays Black
-            claims = "; ".join(f"{'-'.join(c.cells)} claimed by {c.owner}" for c in pos.last_claims())
+            claims = "; ".join(claims_text(pos))
             print(f"{pos.ply:3d}. {player} ({colour}) {value}" + (f"   [{claims}]" if claims else ""))
             if args.boards:
                 print(pos)

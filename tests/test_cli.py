@@ -52,12 +52,12 @@ def test_play_to_the_end_by_script(tmp_path):
 
 
 def test_bad_entries_never_crash(tmp_path):
-    """Garbage at every prompt gets a reason and the prompt again; end of input quits."""
+    """Garbage at every prompt gets a reason and the prompt again; end of input quits (status 0)."""
     proc = run(["play", "--size", "3", "--iterations", "100"], stdin="\n".join(
         ["", "x", "-3", "99", "1.5", "komi", "button"]) + "\n", cwd=tmp_path)
     assert "Traceback" not in proc.stdout + proc.stderr
     assert proc.stdout.count("Not possible") >= 4
-    assert proc.returncode == 1
+    assert proc.returncode == 0
 
 
 def test_selfplay_writes_records(tmp_path):
