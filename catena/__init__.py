@@ -17,7 +17,7 @@ from catena._mcts import MCTS
 from catena._solver import solve
 from catena.players import MCTSPlayer, RandomPlayer
 from catena.solved import fair_komi
-from catena.record import GameRecord, RecordError, read_game, write_game
+from catena.record import GameRecord, RecordError, read_game, read_games, write_game
 from catena.svg import svg
 
 __all__ = [
@@ -27,5 +27,5 @@ __all__ = [
     "Move", "cell_name", "cells", "neighbours", "parse_cell", "symmetries",
     "Position", "perft", "position_bytes", "random_playouts",
     "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",
-    "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "write_game", "svg",
+    "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "read_games", "write_game", "svg",
 ]

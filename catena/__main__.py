@@ -84,12 +84,33 @@ def _show(args) -> int:
     if game.position is None:
         print("the record stops before the komi is chosen: no board yet")
         return 0
-    print(game.position)
+    final = game.position
+    moves = list(final.move_stack)
+    if args.ply is not None and not 0 <= args.ply <= len(moves):
+        raise ValueError(f"--ply must be 0 to {len(moves)} for this game (it has {len(moves)} moves), "
+                         f"not {args.ply}")
+    start = catena.Position(size=final.size, game_type=final.game_type, scoring=final.scoring, komi=final.komi)
+    shown = start.copy()
+    for move in moves[:len(moves) if args.ply is None else args.ply]:
+        shown.push(move)
+    if args.every:
+        board = start.copy()
+        print("the empty board:")
+        print(board)
+        for ply, move in enumerate(moves, 1):
+            mover = board.to_move
+            board.push(move)
+            print(f"after move {ply}, {move} ({mover}):")
+            print(board)
+    else:
+        if args.ply is not None:
+            print(f"after move {args.ply} of {len(moves)}:")
+        print(shown)
     if args.svg:
         from catena.svg import svg
 
         with open(args.svg, "w") as handle:
-            handle.write(str(svg(game.position, legal=args.legal)))
+            handle.write(str(svg(shown, legal=args.legal)))
         print(f"wrote {args.svg}")
     return 0
 
@@ -215,7 +236,11 @@ def main(argv=None) -> int:
     play.add_argument("--save", default=None, help="write the game record to this file")
     show = sub.add_parser("show", help="replay a game record and draw its board")
     show.add_argument("record", help="a game record file")
-    show.add_argument("--svg", default=None, help="also draw the board to this SVG file")
+    which = show.add_mutually_exclusive_group()
+    which.add_argument("--ply", type=int, default=None, metavar="N",
+                       help="the board after the first N moves (default: the final board)")
+    which.add_argument("--every", action="store_true", help="print the board after every move")
+    show.add_argument("--svg", default=None, help="also draw the board (the final one, or at --ply) to this SVG file")
     show.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
     selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
     common(selfplay)

@@ -90,3 +90,20 @@ def test_errors_are_messages_not_tracebacks(tmp_path):
         proc = run(args, cwd=tmp_path)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         assert proc.stderr.startswith("catena: ")
+
+
+def test_show_a_chosen_ply_or_every_board(tmp_path):
+    game = catena.Game(size=2)
+    game.choose_komi(1)
+    game.choose_colour("white")
+    for move in ("B2", "A1", "C3"):
+        game.push(move)
+    (tmp_path / "g.catena").write_text(catena.write_game(game))
+    proc = run(["show", "g.catena", "--ply", "1", "--svg", "one.svg"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "after move 1 of 3:" in proc.stdout and "score: black 1, white 1" in proc.stdout
+    assert (tmp_path / "one.svg").read_text().count('class="stone ') == 1
+    proc = run(["show", "g.catena", "--every"], cwd=tmp_path)
+    assert proc.stdout.count("A B") == 4 and "after move 3, C3 (black):" in proc.stdout
+    proc = run(["show", "g.catena", "--ply", "4"], cwd=tmp_path)
+    assert proc.returncode == 2 and "--ply must be 0 to 3" in proc.stderr
