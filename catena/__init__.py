@@ -4,7 +4,11 @@
 >>> pos = catena.Position()
 >>> len(pos.legal_moves())      # F1: 91 cells and the button
 92
+>>> catena.__version__
+'0.1.0'
 """
+
+__version__ = "0.1.0"           # pyproject.toml reads it from here
 
 from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError, TooMuchWorkError
 from catena.results import (Claim, Outcome, PlayoutStats, Ribbon, SearchResult,
