@@ -219,20 +219,26 @@ def main(argv=None) -> int:
 
     def common(p):
         p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
-        p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES)
-        p.add_argument("--scoring", default="standard", choices=catena.SCORINGS)
+        p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES,
+                       help="komi: P1 sets the komi, P2 picks a colour; nokomi: P1 places a black stone, "
+                            "P2 picks a colour; double: two stones a turn (default komi; docs/rules.md)")
+        p.add_argument("--scoring", default="standard", choices=catena.SCORINGS,
+                       help="standard: stones owned; longest: longest ribbon wins; square: squares of "
+                            "ribbon lengths (default standard)")
 
     demo = sub.add_parser("demo", help="a game between two engine players (the default)")
     common(demo)
-    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision")
-    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision (default 5000)")
+    demo.add_argument("--seed", type=int, default=None, help="random seed, for a game that can be replayed")
     demo.add_argument("--boards", action="store_true", help="draw the board after every move")
     play = sub.add_parser("play", help="play against the engine in the terminal")
     common(play)
     play.add_argument("--human", choices=("P1", "P2"), default="P1", help="which player you are")
-    play.add_argument("--iterations", type=int, default=5000, help="engine strength: iterations a move")
-    play.add_argument("--seconds", type=float, default=None, help="engine strength: seconds a move")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--iterations", type=int, default=5000,
+                      help="engine strength: iterations a move (default 5000)")
+    play.add_argument("--seconds", type=float, default=None,
+                      help="engine strength: seconds a move (instead of --iterations)")
+    play.add_argument("--seed", type=int, default=None, help="random seed of the engine")
     play.add_argument("--save", default=None, help="write the game record to this file")
     show = sub.add_parser("show", help="replay a game record and draw its board")
     show.add_argument("record", help="a game record file")
@@ -244,31 +250,37 @@ def main(argv=None) -> int:
     show.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
     selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
     common(selfplay)
-    selfplay.add_argument("--games", type=int, default=10)
-    selfplay.add_argument("--iterations", type=int, default=2000)
-    selfplay.add_argument("--seed", type=int, default=None)
+    selfplay.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    selfplay.add_argument("--iterations", type=int, default=2000,
+                          help="MCTS iterations per decision of both players (default 2000)")
+    selfplay.add_argument("--seed", type=int, default=None, help="random seed of the first game")
     selfplay.add_argument("--out", default=None, help="folder for the game records")
     perft = sub.add_parser("perft", help="count the move tree from the empty board")
     common(perft)
-    perft.add_argument("--depth", type=int, default=3)
+    perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default 3)")
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "demo")
     solve = sub.add_parser("solve", help="solve a position exactly, with a progress bar")
     common(solve)
-    solve.add_argument("--komi", type=int, default=0)
+    solve.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")
     solve.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
     solve.add_argument("--record", default=None, help="start from the end of this game record")
-    solve.add_argument("--max-seconds", type=float, default=None)
-    solve.add_argument("--max-nodes", type=int, default=None)
-    solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size (MB)")
+    solve.add_argument("--max-seconds", type=float, default=None,
+                       help="stop after this many seconds with the bounds proven so far")
+    solve.add_argument("--max-nodes", type=int, default=None,
+                       help="stop after this many nodes with the bounds proven so far; without either "
+                            "limit, positions estimated at more than ten minutes are refused")
+    solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
     solved = sub.add_parser("solved", help="solve the small boards and write docs/solved.md")
-    solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3])
-    solved.add_argument("--out", default="docs/solved.md")
-    solved.add_argument("--tt-mb", type=int, default=64)
+    solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3],
+                        help="board sides to solve (default 1 2 3; side 4 takes hours)")
+    solved.add_argument("--out", default="docs/solved.md",
+                        help="the Markdown file to write (default docs/solved.md, in a checkout)")
+    solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
     bench = sub.add_parser("bench", help="print the throughput table")
-    bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test")
+    bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
     bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
 
     args = parser.parse_args(argv)

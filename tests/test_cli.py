@@ -107,3 +107,21 @@ def test_show_a_chosen_ply_or_every_board(tmp_path):
     assert proc.stdout.count("A B") == 4 and "after move 3, C3 (black):" in proc.stdout
     proc = run(["show", "g.catena", "--ply", "4"], cwd=tmp_path)
     assert proc.returncode == 2 and "--ply must be 0 to 3" in proc.stderr
+
+
+def test_every_option_has_help_text(capsys):
+    """`python -m catena COMMAND --help` describes every option and argument."""
+    from catena.__main__ import main
+
+    commands = ["demo", "play", "show", "selfplay", "perft", "solve", "solved", "bench"]
+    for command in commands:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        lines = capsys.readouterr().out.splitlines()
+        for index, line in enumerate(lines):
+            entry = line[2:] if line.startswith("  ") and not line.startswith("   ") else None
+            if entry is None or entry.startswith("{") or line.strip().startswith("usage"):
+                continue
+            described = "  " in entry.strip() or (
+                index + 1 < len(lines) and lines[index + 1].startswith(" " * 10))
+            assert described, f"{command}: no help for {line.strip()!r}"
