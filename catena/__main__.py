@@ -118,26 +118,38 @@ def _show(args) -> int:
 def _selfplay(args) -> int:
     import os
 
-    from catena.progress import bar
+    from catena.progress import bar, noting_ctrl_c
     from catena.record import write_game
 
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     wins = {"P1": 0, "P2": 0, None: 0}
-    with bar(args.games, "selfplay", unit=" games") as games:
-        for index in range(args.games):
-            seed = None if args.seed is None else args.seed + 2 * index
-            game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-            p1, p2 = _engines(args.iterations, seed)
-            outcome = game.play(p1, p2)
-            wins[outcome.winner_player] += 1
-            if args.out:
-                path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
-                with open(path, "w") as handle:
-                    handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
-                                            P2=f"catena MCTS {args.iterations}"))
-            games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
-            games.update()
+
+    def stop_on_ctrl_c(*action) -> None:          # a search ends cleanly on Ctrl-C: stop here
+        if ctrl_c.happened:
+            raise KeyboardInterrupt
+
+    played = 0
+    try:
+        with noting_ctrl_c() as ctrl_c, bar(args.games, "selfplay", unit=" games") as games:
+            for index in range(args.games):
+                seed = None if args.seed is None else args.seed + 2 * index
+                game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
+                p1, p2 = _engines(args.iterations, seed)
+                outcome = game.play(p1, p2, on_action=stop_on_ctrl_c)
+                wins[outcome.winner_player] += 1
+                if args.out:
+                    path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
+                    with open(path, "w") as handle:
+                        handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
+                                                P2=f"catena MCTS {args.iterations}"))
+                played += 1
+                games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
+                games.update()
+    except KeyboardInterrupt:
+        print(f"stopped by Ctrl-C after {played} of {args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, "
+              f"draws {wins[None]}")
+        return 1
     print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
           + (f"; records in {args.out}" if args.out else ""))
     return 0
@@ -197,19 +209,27 @@ def _solved(args) -> int:
         raise OSError(f"cannot write {args.out}: the folder {os.path.dirname(args.out) or '.'} does not exist "
                       f"or is not writable (in a checkout of catena the default docs/solved.md is; "
                       f"elsewhere give --out PATH)")
-    with bar(ROWS_PER_SIZE * len(args.sizes), "solving", unit=" rows") as rows:
-        def row_done(row: str) -> None:
-            rows.set_postfix_str(row, refresh=False)
-            rows.update()
+    try:
+        with bar(ROWS_PER_SIZE * len(args.sizes), "solving", unit=" rows") as rows:
+            def row_done(row: str) -> None:
+                rows.set_postfix_str(row, refresh=False)
+                rows.update()
 
-        write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb, progress=row_done)
+            write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb, progress=row_done)
+    except KeyboardInterrupt:
+        print(f"stopped by Ctrl-C: {args.out} not written")
+        return 1
     print(f"wrote {args.out}")
     return 0
 
 
 def _bench(args) -> int:
     from catena.benchmark import report
-    report(quick=args.quick, callgrind=not args.no_callgrind)
+    try:
+        report(quick=args.quick, callgrind=not args.no_callgrind)
+    except KeyboardInterrupt:
+        print("stopped by Ctrl-C")
+        return 1
     return 0
 
 

@@ -137,16 +137,18 @@ def signature() -> dict[str, int]:
 def report(quick: bool = False, callgrind: bool = True, out=print, progress: bool = True) -> None:
     """Print the benchmark table (``quick`` runs fewer games, for a smoke test), with a
     progress bar on stderr over its measurements unless ``progress`` is False."""
-    from catena.progress import bar
+    from catena.progress import bar, noting_ctrl_c
 
     repeat = 1 if quick else 3
     rows: dict[str, dict[int, str]] = {}
     steps = len(SIZES) + 3 + 2 + 1 + (2 if callgrind else 0) + 1
-    with bar(steps, "bench", unit=" steps", disable=not progress) as shown:
+    with noting_ctrl_c() as ctrl_c, bar(steps, "bench", unit=" steps", disable=not progress) as shown:
         def put(row: str, size: int, value: str) -> None:
             rows.setdefault(row, {})[size] = value
 
         def step(what: str) -> None:
+            if ctrl_c.happened:                 # a search ended early on Ctrl-C: stop the report
+                raise KeyboardInterrupt
             shown.set_postfix_str(what, refresh=False)
             shown.update()
 

@@ -1,13 +1,15 @@
 """Progress of the long commands (solve, solved, selfplay, bench, the engine thinking in
-``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the results."""
+``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the results.
+Also how those commands notice Ctrl-C when a search has caught it (:func:`noting_ctrl_c`)."""
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 import threading
 import time
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from tqdm import tqdm
 
@@ -94,3 +96,41 @@ def thinking(seconds: Optional[float] = None, desc: str = "the engine is thinkin
         done.set()
         ticker.join()
         shown.close()
+
+
+class Interrupted:
+    """Whether Ctrl-C came while :func:`noting_ctrl_c` was active."""
+
+    def __init__(self) -> None:
+        self.happened = False
+
+
+@contextlib.contextmanager
+def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterator[Interrupted]:
+    """Note Ctrl-C (and call ``on_interrupt``) before raising KeyboardInterrupt as usual.
+
+    MCTS and the solver end a search cleanly on Ctrl-C and return what they found,
+    so a command running several searches would go on; it checks ``happened``
+    instead.  Only in the main thread (elsewhere signals do not arrive anyway).
+
+    >>> with noting_ctrl_c() as ctrl_c:
+    ...     pass
+    >>> ctrl_c.happened
+    False
+    """
+    noted = Interrupted()
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def interrupted(signum: int, frame: object) -> None:
+        noted.happened = True
+        if on_interrupt is not None:
+            on_interrupt()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -40,6 +40,18 @@ def _choice(winner: str) -> str:
     return "either" if winner == "draw" else winner
 
 
+def _solve_exactly(pos: Position, tt_mb: float, max_seconds: float | None = None):
+    """solve() that either solves or raises: KeyboardInterrupt on Ctrl-C (which
+    solve() turns into an unsolved result), TooMuchWorkError when out of time."""
+    result = solve(pos, tt_mb=tt_mb, max_seconds=max_seconds)
+    if result.stopped_by == "interrupt":
+        raise KeyboardInterrupt
+    if not result.solved:
+        raise TooMuchWorkError(f"the side-{pos.size} board was not solved in the time given "
+                               f"({result.nodes:,} nodes searched)")
+    return result
+
+
 def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
                max_seconds: float | None = None) -> list[KomiRow]:
     """Black's result at every komi of game type "komi" on the empty board of ``size``.
@@ -52,13 +64,8 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
 
     def solved(komi: int):
-        pos = Position(size, "komi", scoring, komi)
         left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
-        result = solve(pos, tt_mb=tt_mb, max_seconds=left)
-        if not result.solved:
-            raise TooMuchWorkError(f"the side-{size} board was not solved within {max_seconds:g} s "
-                                   f"({result.nodes:,} nodes searched)")
-        return result
+        return _solve_exactly(Position(size, "komi", scoring, komi), tt_mb, left)
 
     rows = []
     if scoring == "longest":
@@ -135,7 +142,7 @@ def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list
         seen |= orbit
         pos = Position(size, "nokomi", scoring, 0)
         pos.push(name)
-        result = solve(pos, tt_mb=tt_mb)
+        result = _solve_exactly(pos, tt_mb)
         winner = _winner(result.winner)
         rows.append(OpeningRow(name, len(orbit), result.value, winner, _choice(winner)))
     return rows
@@ -166,7 +173,7 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
     for size in sizes:
         for game_type in ("komi", "nokomi", "double"):
             for scoring in ("standard", "longest", "square"):
-                result = solve(Position(size, game_type, scoring, 0), tt_mb=tt_mb)
+                result = _solve_exactly(Position(size, game_type, scoring, 0), tt_mb)
                 out.append(f"| {size} | {game_type} | {scoring} | {_signed(result.value)} | {result.winner} | "
                            f"{result.nodes:,} | {result.seconds:.2f} |")
                 done(f"side {size} {game_type} {scoring}")

@@ -24,16 +24,14 @@ Game stopped.
 from __future__ import annotations
 
 import contextlib
-import signal
 import sys
-import threading
 from typing import IO, Callable, Iterator, Optional
 
 from catena._position import KOMI_RANGES
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.players import MCTSPlayer
-from catena.progress import thinking
+from catena.progress import noting_ctrl_c, thinking
 from catena.text import LEGEND, claims_text
 
 COLOUR_ANSWERS = {"black": "black", "b": "black", "white": "white", "w": "white"}
@@ -55,7 +53,6 @@ class TerminalGame:
         self.human = human
         self.out = out or sys.stdout
         self.read = read or _read_line
-        self._interrupted = False
         self._legend_shown = False
 
     def say(self, text: str) -> None:
@@ -133,26 +130,20 @@ class TerminalGame:
     def _thinking(self) -> Iterator[None]:
         """The engine's search, with its time shown; Ctrl-C during it means quit.
 
-        MCTS ends a search cleanly on Ctrl-C and returns what it found, so the
-        interrupt is noted here (and the budget cut so that any further searches
-        of this decision, such as the komi bisection, end at once) and raised
-        again once the engine is done."""
+        The search ends cleanly on Ctrl-C and returns, so the interrupt is noted
+        (and the budget cut, so that further searches of this decision, such as
+        the komi bisection, end at once) and raised again once the engine is done."""
         budget = (self.engine.iterations, self.engine.seconds)
-        previous = None
-        if threading.current_thread() is threading.main_thread():
-            def interrupted(signum, frame):
-                self._interrupted = True
-                self.engine.iterations, self.engine.seconds = 1, None
-                raise KeyboardInterrupt
-            previous = signal.signal(signal.SIGINT, interrupted)
+
+        def cut_budget() -> None:
+            self.engine.iterations, self.engine.seconds = 1, None
+
         try:
-            with thinking(self.engine.seconds):
+            with noting_ctrl_c(cut_budget) as ctrl_c, thinking(budget[1]):
                 yield
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGINT, previous)
             self.engine.iterations, self.engine.seconds = budget
-        if self._interrupted:
+        if ctrl_c.happened:
             raise KeyboardInterrupt
 
     def _engine_turn(self) -> None:
