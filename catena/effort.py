@@ -10,8 +10,12 @@ same trend only roughly.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from catena.errors import TooMuchWorkError
+
+if TYPE_CHECKING:
+    from catena._position import Position
 
 NODES_AT_14 = 5_500          # median solver nodes at 14 legal cells (docs/side4.md)
 GROWTH = 1.93                # work factor per extra legal cell
@@ -19,12 +23,12 @@ NODES_PER_SECOND = 3e6       # solver speed on small boards (README benchmark ta
 REFUSE_SECONDS = 600.0       # without a limit, refuse a solve estimated to run longer
 
 
-def legal_cells(pos) -> int:
+def legal_cells(pos: Position) -> int:
     """The empty cells a stone may go on now (the button not counted)."""
     return sum(1 for move in pos.legal_moves() if not move.is_button)
 
 
-def solve_nodes(pos) -> float:
+def solve_nodes(pos: Position) -> float:
     """Estimated solver nodes to solve ``pos`` exactly.
 
     >>> import catena
@@ -61,7 +65,7 @@ def _power(amount: float) -> str:
     return f"{mantissa} x 10^{exponent}"
 
 
-def check_solvable(pos, what: str = "solving this position exactly",
+def check_solvable(pos: Position, what: str = "solving this position exactly",
                    limit_hint: str = "give max_seconds or max_nodes to search with a limit and get "
                                      "proven bounds") -> None:
     """Raise TooMuchWorkError, with the estimate, if an unlimited exact solve of

@@ -726,7 +726,7 @@ def read_games(text: Union[str, IO[str]]) -> List[GameRecord]:
     [('1', [('komi', 0)]), ('2', [('move', 'B2')])]
     """
     reader = _Reader(_text_of(text, "read_games"))
-    records = []
+    records: List[GameRecord] = []
     while True:
         reader.skip_whitespace()
         if reader.i >= reader.n:

@@ -17,6 +17,7 @@ from catena._position import KOMI_RANGES, Position
 from catena._solver import solve
 from catena.effort import check_solvable
 from catena.errors import TooMuchWorkError
+from catena.results import SolveResult
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def _choice(winner: str) -> str:
     return "either" if winner == "draw" else winner
 
 
-def _solve_exactly(pos: Position, tt_mb: float, max_seconds: float | None = None):
+def _solve_exactly(pos: Position, tt_mb: float, max_seconds: float | None = None) -> SolveResult:
     """solve() that either solves or raises: KeyboardInterrupt on Ctrl-C (which
     solve() turns into an unsolved result), TooMuchWorkError when out of time."""
     result = solve(pos, tt_mb=tt_mb, max_seconds=max_seconds)
@@ -63,7 +64,7 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
     low, high = KOMI_RANGES[scoring]
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
 
-    def solved(komi: int):
+    def solved(komi: int) -> SolveResult:
         left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
         return _solve_exactly(Position(size, "komi", scoring, komi), tt_mb, left)
 

@@ -121,6 +121,7 @@ class TerminalGame:
                 self._legend_shown = True
 
     def _report_claims(self) -> None:
+        assert self.game.position is not None
         for claim in claims_text(self.game.position):
             self.say(f"  Ribbon {claim}: it can no longer grow.")
 
