@@ -78,8 +78,8 @@ def thinking(seconds: Optional[float] = None, desc: str = "the engine is thinkin
     """
     options.setdefault("disable", None)          # None: only when stderr is a terminal
     options.setdefault("leave", False)
-    shown = bar(seconds, desc, unit="s", bar_format=None if seconds else "{desc}: {elapsed}",
-                **options)
+    shape = "{desc}: {bar} {elapsed} of {total:.0f} s" if seconds else "{desc}: {elapsed}"
+    shown = bar(seconds, desc, unit="s", bar_format=shape, **options)
     done = threading.Event()
     start = time.monotonic()
 

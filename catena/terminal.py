@@ -128,8 +128,9 @@ class TerminalGame:
     # -- the engine --------------------------------------------------------
 
     @contextlib.contextmanager
-    def _thinking(self) -> Iterator[None]:
-        """The engine's search, with its time shown; Ctrl-C during it means quit.
+    def _thinking(self, one_search: bool = True) -> Iterator[None]:
+        """The engine's search, with its time shown (against its budget of seconds
+        when it is ``one_search``); Ctrl-C during it means quit.
 
         The search ends cleanly on Ctrl-C and returns, so the interrupt is noted
         (and the budget cut, so that further searches of this decision, such as
@@ -140,7 +141,7 @@ class TerminalGame:
             self.engine.iterations, self.engine.seconds = 1, None
 
         try:
-            with noting_ctrl_c(cut_budget) as ctrl_c, thinking(budget[1]):
+            with noting_ctrl_c(cut_budget) as ctrl_c, thinking(budget[1] if one_search else None):
                 yield
         finally:
             self.engine.iterations, self.engine.seconds = budget
@@ -150,7 +151,7 @@ class TerminalGame:
     def _engine_turn(self) -> None:
         phase = self.game.phase
         if phase == "komi":
-            with self._thinking():
+            with self._thinking(one_search=False):
                 komi = self.engine.choose_komi(self.game)
             self.game.choose_komi(komi)
             self.say(f"The engine ({self._other()}) chooses komi {komi}: White gets {komi} extra points.")
@@ -255,7 +256,7 @@ class TerminalGame:
     def _hint(self) -> None:
         """What the engine would do in the person's place, in any phase."""
         phase = self.game.phase
-        with self._thinking():
+        with self._thinking(one_search=phase != "komi"):
             if phase == "komi":
                 komi = self.engine.choose_komi(self.game)
                 advice = f"komi {komi} (it rates that the closest call for the colour choice)"
