@@ -184,7 +184,7 @@ def _solve(args) -> int:
         check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
                                        "and get proven bounds")
     print(pos)
-    with SolveProgress(args.max_nodes) as progress:
+    with SolveProgress(args.max_nodes, args.max_seconds) as progress:
         result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
                               tt_mb=args.tt_mb, progress=progress)
     if not result.solved:

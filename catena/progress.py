@@ -42,7 +42,8 @@ def bounds_text(lower: Optional[float], upper: Optional[float]) -> str:
 
 class SolveProgress:
     """The ``progress`` callback of :func:`catena.solve` as a bar of nodes with the
-    proven bounds; counts towards ``max_nodes`` when there is such a limit.
+    proven bounds; counts towards ``max_nodes`` when there is such a limit, and
+    names ``max_seconds``.
 
     >>> import catena
     >>> with SolveProgress(disable=True) as progress:
@@ -51,8 +52,10 @@ class SolveProgress:
     2.5
     """
 
-    def __init__(self, max_nodes: Optional[int] = None, **options: Any):
-        self.bar = bar(max_nodes, "solving", unit=" nodes", unit_scale=True, **options)
+    def __init__(self, max_nodes: Optional[int] = None, max_seconds: Optional[float] = None,
+                 **options: Any):
+        desc = "solving" if max_seconds is None else f"solving (at most {max_seconds:g} s)"
+        self.bar = bar(max_nodes, desc, unit=" nodes", unit_scale=True, **options)
         self.bar.set_postfix_str("value in " + bounds_text(None, None), refresh=False)
 
     def __call__(self, nodes: int, seconds: float, lower: Optional[float], upper: Optional[float]) -> None:
