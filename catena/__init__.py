@@ -4,9 +4,13 @@
 >>> pos = catena.Position()
 >>> len(pos.legal_moves())      # F1: 91 cells and the button
 92
+>>> catena.__version__
+'0.1.0'
 """
 
-from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError
+__version__ = "0.1.0"           # pyproject.toml reads it from here
+
+from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError, TooMuchWorkError
 from catena.results import (Claim, Outcome, PlayoutStats, Ribbon, SearchResult,
                             SolveResult)
 from catena._geometry import Move, cell_name, cells, neighbours, parse_cell, symmetries
@@ -17,17 +21,17 @@ from catena._mcts import MCTS
 from catena._solver import solve
 from catena.players import MCTSPlayer, RandomPlayer
 from catena.solved import fair_komi
-from catena.record import GameRecord, RecordError, read_game, write_game
+from catena.record import GameRecord, RecordError, read_game, read_games, write_game
 from catena.svg import svg
 from catena.analysis import Analysis, MoveValue, analyse
 
 __all__ = [
     "GAME_TYPES", "SCORINGS",
-    "CatenaError", "CellError", "IllegalMoveError", "SetupError",
+    "CatenaError", "CellError", "IllegalMoveError", "SetupError", "TooMuchWorkError",
     "Claim", "Outcome", "PlayoutStats", "Ribbon", "SearchResult", "SolveResult",
     "Move", "cell_name", "cells", "neighbours", "parse_cell", "symmetries",
     "Position", "perft", "position_bytes", "random_playouts",
     "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",
-    "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "write_game", "svg",
+    "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "read_games", "write_game", "svg",
     "analyse", "Analysis", "MoveValue",
 ]

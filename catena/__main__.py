@@ -22,10 +22,14 @@ def _engines(iterations: int, seed):
 
 
 def _demo(args) -> int:
+    from catena.text import LEGEND, claims_text
+
     game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
     p1, p2 = _engines(args.iterations, args.seed)
     print(f"Catena demo: side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
           f"two MCTS players, {args.iterations} iterations per decision")
+    if args.boards:
+        print(f"Board: {LEGEND}.")
 
     def show(game, player, kind, value):
         if kind == "komi":
@@ -35,7 +39,7 @@ def _demo(args) -> int:
         else:
             pos = game.position
             colour = game.colour_of(player) or "black"      # no-komi opening: P1 plays Black
-            claims = "; ".join(f"{'-'.join(c.cells)} claimed by {c.owner}" for c in pos.last_claims())
+            claims = "; ".join(claims_text(pos))
             print(f"{pos.ply:3d}. {player} ({colour}) {value}" + (f"   [{claims}]" if claims else ""))
             if args.boards:
                 print(pos)
@@ -81,12 +85,33 @@ def _show(args) -> int:
     if game.position is None:
         print("the record stops before the komi is chosen: no board yet")
         return 0
-    print(game.position)
+    final = game.position
+    moves = list(final.move_stack)
+    if args.ply is not None and not 0 <= args.ply <= len(moves):
+        raise ValueError(f"--ply must be 0 to {len(moves)} for this game (it has {len(moves)} moves), "
+                         f"not {args.ply}")
+    start = catena.Position(size=final.size, game_type=final.game_type, scoring=final.scoring, komi=final.komi)
+    shown = start.copy()
+    for move in moves[:len(moves) if args.ply is None else args.ply]:
+        shown.push(move)
+    if args.every:
+        board = start.copy()
+        print("the empty board:")
+        print(board)
+        for ply, move in enumerate(moves, 1):
+            mover = board.to_move
+            board.push(move)
+            print(f"after move {ply}, {move} ({mover}):")
+            print(board)
+    else:
+        if args.ply is not None:
+            print(f"after move {args.ply} of {len(moves)}:")
+        print(shown)
     if args.svg:
         from catena.svg import svg
 
         with open(args.svg, "w") as handle:
-            handle.write(str(svg(game.position, legal=args.legal)))
+            handle.write(str(svg(shown, legal=args.legal)))
         print(f"wrote {args.svg}")
     return 0
 
@@ -94,29 +119,38 @@ def _show(args) -> int:
 def _selfplay(args) -> int:
     import os
 
+    from catena.progress import bar, noting_ctrl_c
     from catena.record import write_game
 
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     wins = {"P1": 0, "P2": 0, None: 0}
-    start = time.perf_counter()
-    for index in range(args.games):
-        seed = None if args.seed is None else args.seed + 2 * index
-        game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-        p1, p2 = _engines(args.iterations, seed)
-        outcome = game.play(p1, p2)
-        wins[outcome.winner_player] += 1
-        if args.out:
-            path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
-            with open(path, "w") as handle:
-                handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
-                                        P2=f"catena MCTS {args.iterations}"))
-        done = index + 1
-        bar = "#" * (30 * done // args.games)
-        sys.stderr.write(f"\r[{bar:<30}] {done}/{args.games}  P1 {wins['P1']}  P2 {wins['P2']}"
-                         f"  draws {wins[None]}  {time.perf_counter() - start:.0f} s")
-        sys.stderr.flush()
-    sys.stderr.write("\n")
+
+    def stop_on_ctrl_c(*action) -> None:          # a search ends cleanly on Ctrl-C: stop here
+        if ctrl_c.happened:
+            raise KeyboardInterrupt
+
+    played = 0
+    try:
+        with noting_ctrl_c() as ctrl_c, bar(args.games, "selfplay", unit=" games") as games:
+            for index in range(args.games):
+                seed = None if args.seed is None else args.seed + 2 * index
+                game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
+                p1, p2 = _engines(args.iterations, seed)
+                outcome = game.play(p1, p2, on_action=stop_on_ctrl_c)
+                wins[outcome.winner_player] += 1
+                if args.out:
+                    path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
+                    with open(path, "w") as handle:
+                        handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
+                                                P2=f"catena MCTS {args.iterations}"))
+                played += 1
+                games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
+                games.update()
+    except KeyboardInterrupt:
+        print(f"stopped by Ctrl-C after {played} of {args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, "
+              f"draws {wins[None]}")
+        return 1
     print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
           + (f"; records in {args.out}" if args.out else ""))
     return 0
@@ -132,14 +166,10 @@ def _perft(args) -> int:
     return 0
 
 
-def _progress_bar(nodes, seconds, lower, upper):
-    bounds = f"[{'-inf' if lower is None else f'{lower:+g}'}, {'+inf' if upper is None else f'{upper:+g}'}]"
-    sys.stderr.write(f"\r  {seconds:7.1f} s  {nodes:>15,} nodes  {nodes / max(seconds, 1e-9) / 1e6:5.2f} M/s"
-                     f"  value in {bounds}   ")
-    sys.stderr.flush()
-
-
 def _solve(args) -> int:
+    from catena.effort import check_solvable
+    from catena.progress import SolveProgress, bounds_text
+
     if args.record:
         position = _load_record(args.record).position
         if position is None:
@@ -151,12 +181,15 @@ def _solve(args) -> int:
                               komi=args.komi)
     for move in args.moves:
         pos.push(move)
+    if args.max_seconds is None and args.max_nodes is None:
+        check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
+                                       "and get proven bounds")
     print(pos)
-    result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes, tt_mb=args.tt_mb,
-                          progress=_progress_bar)
-    sys.stderr.write("\n")
+    with SolveProgress(args.max_nodes, args.max_seconds) as progress:
+        result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
+                              tt_mb=args.tt_mb, progress=progress)
     if not result.solved:
-        print(f"unsolved (stopped by {result.stopped_by}): value in [{result.lower}, {result.upper}] "
+        print(f"unsolved (stopped by {result.stopped_by}): value in {bounds_text(result.lower, result.upper)} "
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
         return 1
     value = "" if result.value is None else f"value {result.value:+g} (Black - White), "
@@ -202,15 +235,37 @@ def _analyse(args) -> int:
 
 
 def _solved(args) -> int:
-    from catena.solved import write_solved_markdown
-    write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb)
+    import os
+
+    from catena.progress import bar
+    from catena.solved import ROWS_PER_SIZE, write_solved_markdown
+
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise OSError(f"cannot write {args.out}: the folder {os.path.dirname(args.out) or '.'} does not exist "
+                      f"or is not writable (in a checkout of catena the default docs/solved.md is; "
+                      f"elsewhere give --out PATH)")
+    try:
+        with bar(ROWS_PER_SIZE * len(args.sizes), "solving", unit=" rows") as rows:
+            def row_done(row: str) -> None:
+                rows.set_postfix_str(row, refresh=False)
+                rows.update()
+
+            write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb, progress=row_done)
+    except KeyboardInterrupt:
+        print(f"stopped by Ctrl-C: {args.out} not written")
+        return 1
     print(f"wrote {args.out}")
     return 0
 
 
 def _bench(args) -> int:
     from catena.benchmark import report
-    report(quick=args.quick, callgrind=not args.no_callgrind)
+    try:
+        report(quick=args.quick, callgrind=not args.no_callgrind)
+    except KeyboardInterrupt:
+        print("stopped by Ctrl-C")
+        return 1
     return 0
 
 
@@ -220,64 +275,80 @@ def main(argv=None) -> int:
 
     def common(p):
         p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
-        p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES)
-        p.add_argument("--scoring", default="standard", choices=catena.SCORINGS)
+        p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES,
+                       help="komi: P1 sets the komi, P2 picks a colour; nokomi: P1 places a black stone, "
+                            "P2 picks a colour; double: two stones a turn (default komi; docs/rules.md)")
+        p.add_argument("--scoring", default="standard", choices=catena.SCORINGS,
+                       help="standard: stones owned; longest: longest ribbon wins; square: squares of "
+                            "ribbon lengths (default standard)")
 
     demo = sub.add_parser("demo", help="a game between two engine players (the default)")
     common(demo)
-    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision")
-    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision (default 5000)")
+    demo.add_argument("--seed", type=int, default=None, help="random seed, for a game that can be replayed")
     demo.add_argument("--boards", action="store_true", help="draw the board after every move")
     play = sub.add_parser("play", help="play against the engine in the terminal")
     common(play)
     play.add_argument("--human", choices=("P1", "P2"), default="P1", help="which player you are")
-    play.add_argument("--iterations", type=int, default=5000, help="engine strength: iterations a move")
-    play.add_argument("--seconds", type=float, default=None, help="engine strength: seconds a move")
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--iterations", type=int, default=5000,
+                      help="engine strength: iterations a move (default 5000)")
+    play.add_argument("--seconds", type=float, default=None,
+                      help="engine strength: seconds a move (instead of --iterations)")
+    play.add_argument("--seed", type=int, default=None, help="random seed of the engine")
     play.add_argument("--save", default=None, help="write the game record to this file")
     show = sub.add_parser("show", help="replay a game record and draw its board")
     show.add_argument("record", help="a game record file")
-    show.add_argument("--svg", default=None, help="also draw the board to this SVG file")
+    which = show.add_mutually_exclusive_group()
+    which.add_argument("--ply", type=int, default=None, metavar="N",
+                       help="the board after the first N moves (default: the final board)")
+    which.add_argument("--every", action="store_true", help="print the board after every move")
+    show.add_argument("--svg", default=None, help="also draw the board (the final one, or at --ply) to this SVG file")
     show.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
     selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
     common(selfplay)
-    selfplay.add_argument("--games", type=int, default=10)
-    selfplay.add_argument("--iterations", type=int, default=2000)
-    selfplay.add_argument("--seed", type=int, default=None)
+    selfplay.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    selfplay.add_argument("--iterations", type=int, default=2000,
+                          help="MCTS iterations per decision of both players (default 2000)")
+    selfplay.add_argument("--seed", type=int, default=None, help="random seed of the first game")
     selfplay.add_argument("--out", default=None, help="folder for the game records")
     perft = sub.add_parser("perft", help="count the move tree from the empty board")
     common(perft)
-    perft.add_argument("--depth", type=int, default=3)
+    perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default 3)")
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "demo")
     solve = sub.add_parser("solve", help="solve a position exactly, with a progress bar")
     common(solve)
-    solve.add_argument("--komi", type=int, default=0)
+    solve.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")
     solve.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
     solve.add_argument("--record", default=None, help="start from the end of this game record")
-    solve.add_argument("--max-seconds", type=float, default=None)
-    solve.add_argument("--max-nodes", type=int, default=None)
-    solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size (MB)")
+    solve.add_argument("--max-seconds", type=float, default=None,
+                       help="stop after this many seconds with the bounds proven so far")
+    solve.add_argument("--max-nodes", type=int, default=None,
+                       help="stop after this many nodes with the bounds proven so far; without either "
+                            "limit, positions estimated at more than ten minutes are refused")
+    solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
     analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
     common(analysis)
-    analysis.add_argument("--komi", type=int, default=0)
+    analysis.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")
     analysis.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
     analysis.add_argument("--seconds", type=float, default=None, help="search time")
     analysis.add_argument("--iterations", type=int, default=None, help="search iterations (default 20000)")
     analysis.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
                           help="solve every move (default: when the position is small enough)")
     analysis.add_argument("--top", type=int, default=None, help="print the best N moves only")
-    analysis.add_argument("--seed", type=int, default=None)
-    analysis.add_argument("--threads", type=int, default=1)
+    analysis.add_argument("--seed", type=int, default=None, help="random seed of the search")
+    analysis.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     analysis.add_argument("--svg", default=None, help="draw the move values as a heatmap to this SVG file")
     solved = sub.add_parser("solved", help="solve the small boards and write docs/solved.md")
-    solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3])
-    solved.add_argument("--out", default="docs/solved.md")
-    solved.add_argument("--tt-mb", type=int, default=64)
+    solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3],
+                        help="board sides to solve (default 1 2 3; side 4 takes hours)")
+    solved.add_argument("--out", default="docs/solved.md",
+                        help="the Markdown file to write (default docs/solved.md, in a checkout)")
+    solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
     bench = sub.add_parser("bench", help="print the throughput table")
-    bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test")
+    bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
     bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
     match.add_arguments(sub.add_parser("match", help="two engines over an opening suite: Elo and SPRT"))

@@ -683,7 +683,7 @@ def check_komi(komi, game_type, scoring):
     if isinstance(komi, bool) or not isinstance(komi, int):
         raise TypeError(f"komi must be an int, not {type(komi).__name__}")
     if game_type != "komi" and komi != 0:
-        raise CatenaError(f"komi must be 0 in game type {game_type!r} (R22), not {komi}")
+        raise CatenaError(f"komi must be 0 in game type {game_type!r}, which has no komi, not {komi} (R22)")
     low, high = KOMI_RANGES[scoring]
     if not low <= komi <= high:
         raise CatenaError(f"komi {komi} is out of range for {scoring!r} scoring: it must be {low} to {high} (R22)")

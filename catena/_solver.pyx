@@ -29,6 +29,7 @@ from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONG
 import threading
 import time
 
+from catena.effort import check_solvable
 from catena.errors import CatenaError
 from catena.results import SolveResult
 
@@ -402,6 +403,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
 
     ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
     ``solved=False`` and the bounds proven so far.  Ctrl-C stops it the same way.
+    Without either limit, a position estimated to take more than ten minutes
+    (:mod:`catena.effort`; the empty side-4 board: hours) raises TooMuchWorkError
+    with the estimate.
     ``progress(nodes, seconds, lower, upper)`` is called about five times a second.
     ``tt_mb`` sizes the transposition table; ``sym_stones`` sets up to how many
     stones keys are made canonical over the board's symmetries (default: a third
@@ -421,6 +425,8 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         sym_stones = pos._st.ncells // 3
     if isinstance(sym_stones, bool) or not isinstance(sym_stones, int) or sym_stones < 0:
         raise ValueError(f"sym_stones must be a whole number of stones (0 or more), not {sym_stones!r}")
+    if max_seconds is None and max_nodes is None:
+        check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"
     start = time.perf_counter()
     if pos.is_game_over():

@@ -134,14 +134,31 @@ def signature() -> dict[str, int]:
 
 # -- the report ---------------------------------------------------------------
 
-def report(quick: bool = False, callgrind: bool = True, out=print) -> None:
-    """Print the benchmark table (``quick`` runs fewer games, for a smoke test)."""
+def report(quick: bool = False, callgrind: bool = True, out=print, progress: bool = True) -> None:
+    """Print the benchmark table (``quick`` runs fewer games, for a smoke test), with a
+    progress bar on stderr over its measurements unless ``progress`` is False."""
+    from catena.progress import bar, noting_ctrl_c
+
     repeat = 1 if quick else 3
     rows: dict[str, dict[int, str]] = {}
+    steps = len(SIZES) + 3 + 2 + 1 + (2 if callgrind else 0) + 1
+    with noting_ctrl_c() as ctrl_c, bar(steps, "bench", unit=" steps", disable=not progress) as shown:
+        def put(row: str, size: int, value: str) -> None:
+            rows.setdefault(row, {})[size] = value
 
-    def put(row: str, size: int, value: str) -> None:
-        rows.setdefault(row, {})[size] = value
+        def step(what: str) -> None:
+            if ctrl_c.happened:                 # a search ended early on Ctrl-C: stop the report
+                raise KeyboardInterrupt
+            shown.set_postfix_str(what, refresh=False)
+            shown.update()
 
+        _measure(quick, callgrind, repeat, put, step)
+    _print_table(rows, out)
+
+
+def _measure(quick: bool, callgrind: bool, repeat: int, put, step) -> None:
+    """Run every measurement of the report, calling ``put(row, size, text)`` with each
+    number and ``step(what)`` after each part."""
     for size in SIZES:
         games = max(200, 2_000_000 // pos_cells(size)) // (20 if quick else 1)
         rates = playout_rates(size, games, repeat)
@@ -156,25 +173,33 @@ def report(quick: bool = False, callgrind: bool = True, out=print) -> None:
         put("perft middle game: nodes/s (CPU)", size,
             f"{perft_rate(midgame(size), depth, repeat) / 1e6:.1f} M (d{depth})")
         put("position size (bytes)", size, str(position_bytes(size)))
+        step(f"side {size}")
     its = 20_000 if quick else 100_000
     for size in (4, 6, 10):
         put("MCTS+RAVE iterations/s, 1 thread", size, f"{mcts_rate(size, its):,.0f}")
         put("MCTS+RAVE iterations/s, 2 threads", size, f"{mcts_rate(size, its, threads=2):,.0f}")
         put("plain UCT iterations/s, 1 thread", size, f"{mcts_rate(size, its, rave=False):,.0f}")
+        step(f"MCTS side {size}")
     for size, limit in ((3, None), (4, 1.0 if quick else 5.0)):
         put("solver nodes/s (empty board)", size, f"{solver_rate(size, limit) / 1e6:.2f} M")
+        step(f"solver side {size}")
     costs = python_call_costs(10_000 if quick else 100_000)
     for name, label in (("legal_moves", "Python legal_moves() (ns)"),
                         ("push_pop", "Python push()+pop() (ns)"), ("copy", "Python copy() (ns)")):
         put(label, 6, f"{costs[name]:.0f}")
+    step("Python calls")
     if callgrind:
         from catena._callgrind import instructions_per_placement
         for size in (6, 10):
             value = instructions_per_placement(size, 200 if quick else 2000)
             put("instructions/placement (callgrind)", size, "no valgrind" if value is None else f"{value:.0f}")
+            step(f"callgrind side {size}")
     sig = signature()
     put("signature (perft nodes, placements)", 6, f"{sig['perft_nodes']}, {sig['placements']}")
+    step("signature")
 
+
+def _print_table(rows: dict[str, dict[int, str]], out) -> None:
     sizes = list(SIZES)
     header = ["side"] + [str(s) for s in sizes]
     table = [header] + [[row] + [cells.get(s, "-") for s in sizes] for row, cells in rows.items()]

@@ -42,3 +42,15 @@ class SetupError(CatenaError):
       ...
     catena.errors.SetupError: P2 cannot choose a colour now: the game is in the 'komi' phase
     """
+
+
+class TooMuchWorkError(CatenaError):
+    """A computation refused because it would run for hours or more; the message
+    gives the estimate and how to run it with a limit (see :mod:`catena.effort`).
+
+    >>> import catena
+    >>> catena.solve(catena.Position(size=5))
+    Traceback (most recent call last):
+      ...
+    catena.errors.TooMuchWorkError: solving this position exactly would take of the order of 10^17 nodes, about 1532 years at 3 million nodes a second (61 legal cells; the work grows about 1.9 times per legal cell, docs/side4.md): give max_seconds or max_nodes to search with a limit and get proven bounds
+    """

@@ -3,16 +3,26 @@ flat Monte Carlo player (random playouts after each move, run in the core)."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Any, Optional
 
 from catena._geometry import Move
-from catena._position import Position, random_playouts
+from catena._position import Position, _check_count, random_playouts
 from catena.errors import CatenaError
 
 if TYPE_CHECKING:
     from catena.game import Game
     from catena.results import SearchResult
+
+
+def _check_seconds(seconds: Any) -> float:
+    """A time budget: a positive, finite number of seconds."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"seconds must be positive and finite, not {seconds}")
+    return float(seconds)
 
 
 class RandomPlayer:
@@ -52,7 +62,7 @@ class FlatMonteCarloPlayer:
     """
 
     def __init__(self, playouts: int = 200, seed: int | None = None):
-        self.playouts = playouts
+        self.playouts = _check_count(playouts, "playouts", 1)
         self._rng = random.Random(seed)
 
     def _win_rate(self, position: Position, colour: str) -> float:
@@ -109,6 +119,10 @@ class MCTSPlayer:
     >>> pos = catena.Position(size=3)
     >>> player.choose_move(pos) in pos.legal_moves()
     True
+    >>> MCTSPlayer(iterations=-1)
+    Traceback (most recent call last):
+      ...
+    ValueError: iterations must be at least 1, not -1
     """
 
     def __init__(self, iterations: int | None = 2000, seconds: float | None = None, seed: int | None = None,
@@ -117,8 +131,8 @@ class MCTSPlayer:
 
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations and/or seconds")
-        self.iterations = iterations
-        self.seconds = seconds
+        self.iterations = None if iterations is None else _check_count(iterations, "iterations", 1)
+        self.seconds = None if seconds is None else _check_seconds(seconds)
         self.mcts = MCTS(seed=seed, **mcts_options)
         self._searched: Optional[list[str]] = None   # moves of the position at the tree's root
 

@@ -48,13 +48,13 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, NoReturn, Optional, Tuple, Union
+from typing import IO, Any, Dict, List, NoReturn, Optional, Tuple, Union
 
 from catena.errors import CatenaError
 from catena.game import Game, GameOutcome
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 
-__all__ = ["GameRecord", "RecordError", "read_game", "write_game",
+__all__ = ["GameRecord", "RecordError", "read_game", "read_games", "write_game",
            "REQUIRED_TAGS", "RESULTS"]
 
 #: Tags every record must have.
@@ -171,6 +171,37 @@ class GameRecord:
         record = cls(merged, game.actions, {})
         record.game()
         return record
+
+    @classmethod
+    def from_position(cls, position: Position, **tags: Union[str, int, None]) -> "GameRecord":
+        """The record of the game that reached ``position``: its moves from the empty
+        board, with the setup a position implies.  A position knows the colours but
+        not the players, so the record has P1 playing Black: in a komi game P1 chose
+        the position's komi and P2 White; in a no-komi game P2 chose White after
+        P1's first stone.  ``tags`` as in :meth:`from_game`.
+
+        >>> import catena
+        >>> pos = catena.Position(size=2, komi=1)
+        >>> pos.push("B2"); pos.push("A1")
+        >>> GameRecord.from_position(pos).actions
+        [('komi', 1), ('colour', 'white'), ('move', 'B2'), ('move', 'A1')]
+        """
+        if not isinstance(position, Position):
+            raise TypeError(f"from_position needs a catena.Position, not {type(position).__name__}")
+        game = Game(position.size, position.game_type, position.scoring)
+        moves = [move.name for move in position.move_stack]
+        if game.game_type == "komi":
+            game.choose_komi(position.komi)
+            game.choose_colour("white")
+        elif game.game_type == "nokomi" and moves:
+            game.push(moves.pop(0))
+            game.choose_colour("white")
+        for name in moves:
+            game.push(name)
+        if game.position != position:
+            raise RecordError("the position's moves from the empty board do not lead to it, so it "
+                              "cannot be written as a game")
+        return cls.from_game(game, **tags)
 
 
 def _merge_tags(tags: Dict[str, str], extra: Dict[str, Any]) -> Dict[str, str]:
@@ -500,13 +531,17 @@ class _Reader:
 
     # -- the header
 
-    def header(self) -> Tuple[Dict[str, str], Dict[str, int]]:
-        """The tags and, for each, the offset of its value."""
+    def header(self, several: bool = False) -> Tuple[Dict[str, str], Dict[str, int]]:
+        """The tags and, for each, the offset of its value.  With ``several`` games in
+        the text, a blank line ends the header (the next tags are the next game's)."""
         tags: Dict[str, str] = {}
         offsets: Dict[str, int] = {}
         text = self.text
         while True:
+            before = self.i
             self.skip_whitespace()
+            if several and tags and text.count("\n", before, self.i) >= 2:
+                break
             if self.i >= self.n or text[self.i] != "[":
                 break
             self.i += 1
@@ -530,7 +565,8 @@ class _Reader:
             if name in tags:
                 line, _ = self.where(offsets[name])
                 self.fail(name_offset, f"expected each tag once, found a second {shown} tag "
-                                       f"(the first is on line {line})")
+                                       f"(the first is on line {line}; read_games reads a text of "
+                                       f"several games)")
             tags[name] = value
             offsets[name] = value_offset
         for name in REQUIRED_TAGS:
@@ -547,8 +583,9 @@ class _Reader:
 
     # -- the moves
 
-    def record(self) -> GameRecord:
-        tags, offsets = self.header()
+    def record(self, several: bool = False) -> GameRecord:
+        """One game from self.i; with ``several``, up to the next game's tags."""
+        tags, offsets = self.header(several)
         replay = _Replay(tags)
         text = self.text
         actions: List[Action] = []
@@ -573,6 +610,8 @@ class _Reader:
                 continue
             if char == "}":
                 self.fail(self.i, "expected an action or a comment, found '}' outside a comment")
+            if char == "[" and several:
+                break
             start, word = self.word()
             lower = word.lower()
             if _NUMBER.fullmatch(word):
@@ -619,7 +658,7 @@ class _Reader:
                 continue
             if word.startswith("["):
                 self.fail(start, f"expected an action, found {self.found(start)} "
-                                 f"(tags must come before the moves)")
+                                 f"(tags must come before the moves; read_games reads a text of several games)")
             self.fail(start, "expected a move (a cell like F6, or button), 'komi N', "
                              f"'colour black|white' or a move number like '1.', found {self.found(start)}")
         if pending is not None:
@@ -642,21 +681,57 @@ def _show(action: Action) -> str:
     return f"'{value}'" if kind == "move" else f"'{kind} {value}'"
 
 
-def read_game(text: str) -> GameRecord:
+def _text_of(source: Union[str, IO[str]], caller: str) -> str:
+    """The text of a str or of a file object opened in text mode."""
+    if hasattr(source, "read") and not isinstance(source, str):
+        source = source.read()
+        if not isinstance(source, str):
+            raise TypeError(f"{caller} needs a file opened in text mode, whose read() gives a str, "
+                            f"not {type(source).__name__}")
+    if not isinstance(source, str):
+        raise TypeError(f"{caller} needs a str or a file object, not {type(source).__name__}")
+    return source
+
+
+def read_game(text: Union[str, IO[str]]) -> GameRecord:
     """Read one game record, checking it by replaying it through :class:`catena.Game`.
 
-    Raises :class:`RecordError`, with ``line`` and ``column``, for bad syntax, a
-    missing or bad tag, an illegal action (naming the move and the reason) or a
-    Komi or Result tag that disagrees with the replay.
+    ``text`` is the record's text or a file object opened in text mode.  Raises
+    :class:`RecordError`, with ``line`` and ``column``, for bad syntax, a missing
+    or bad tag, an illegal action (naming the move and the reason) or a Komi or
+    Result tag that disagrees with the replay.
 
-    >>> import catena
+    >>> import catena, io
     >>> text = '[Size "2"]\\n[GameType "komi"]\\n[Scoring "standard"]\\n\\nkomi 1 colour white 1. B2\\n'
     >>> read_game(text).game().position.stone_at("B2")
     'black'
+    >>> read_game(io.StringIO(text)) == read_game(text)
+    True
     """
-    if not isinstance(text, str):
-        raise TypeError(f"read_game needs a str, not {type(text).__name__}")
-    return _Reader(text).record()
+    return _Reader(_text_of(text, "read_game")).record()
+
+
+def read_games(text: Union[str, IO[str]]) -> List[GameRecord]:
+    """Read every game of a text (or a text-mode file object) holding several records,
+    one after the other: each game starts with its tags, after the previous game's
+    moves or after a blank line.  Errors are reported as in :func:`read_game`, with
+    the line and column in the whole text.
+
+    >>> import catena
+    >>> one, two = catena.Game(size=1), catena.Game(size=2, game_type="double")
+    >>> one.choose_komi(0)
+    >>> two.push("B2")
+    >>> records = read_games(write_game(one) + "\\n" + write_game(two))
+    >>> [(r.tags["Size"], r.actions) for r in records]
+    [('1', [('komi', 0)]), ('2', [('move', 'B2')])]
+    """
+    reader = _Reader(_text_of(text, "read_games"))
+    records: List[GameRecord] = []
+    while True:
+        reader.skip_whitespace()
+        if reader.i >= reader.n:
+            return records
+        records.append(reader.record(several=True))
 
 
 # ---------------------------------------------------------------------- writing
@@ -687,8 +762,9 @@ def _wrap(units: List[str]) -> str:
     return out
 
 
-def write_game(record_or_game: Union[GameRecord, Game], **tags: Union[str, int, None]) -> str:
-    """The text of a record (or of a game, via :meth:`GameRecord.from_game`).
+def write_game(record_or_game: Union[GameRecord, Game, Position], **tags: Union[str, int, None]) -> str:
+    """The text of a record (or of a game, via :meth:`GameRecord.from_game`, or of
+    a position, via :meth:`GameRecord.from_position`).
 
     ``tags`` are added to the record's tags (or replace their values; None
     removes a tag).  The record is checked first, as :meth:`GameRecord.game`
@@ -708,12 +784,15 @@ def write_game(record_or_game: Union[GameRecord, Game], **tags: Union[str, int, 
     """
     if isinstance(record_or_game, Game):
         record = GameRecord.from_game(record_or_game, **tags)
+    elif isinstance(record_or_game, Position):
+        record = GameRecord.from_position(record_or_game, **tags)
     elif isinstance(record_or_game, GameRecord):
         record = record_or_game
         if tags:
             record = GameRecord(_merge_tags(record.tags, tags), record.actions, record.comments)
     else:
-        raise TypeError(f"write_game needs a GameRecord or a Game, not {type(record_or_game).__name__}")
+        raise TypeError(f"write_game needs a GameRecord, a Game or a Position, "
+                        f"not {type(record_or_game).__name__}")
     _game, numbers = _replay_record(record)
     lines = [f'[{name} "{_escape_value(value)}"]' for name, value in record.tags.items()]
     body = []

@@ -8,11 +8,16 @@ which ribbon is longest, so each komi is solved on its own.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Callable
 
 from catena._geometry import check_size, symmetries, cells
 from catena._position import KOMI_RANGES, Position
 from catena._solver import solve
+from catena.effort import check_solvable
+from catena.errors import TooMuchWorkError
+from catena.results import SolveResult
 
 
 @dataclass(frozen=True)
@@ -36,17 +41,40 @@ def _choice(winner: str) -> str:
     return "either" if winner == "draw" else winner
 
 
-def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[KomiRow]:
-    """Black's result at every komi of game type "komi" on the empty board of ``size``."""
+def _solve_exactly(pos: Position, tt_mb: float, max_seconds: float | None = None) -> SolveResult:
+    """solve() that either solves or raises: KeyboardInterrupt on Ctrl-C (which
+    solve() turns into an unsolved result), TooMuchWorkError when out of time."""
+    result = solve(pos, tt_mb=tt_mb, max_seconds=max_seconds)
+    if result.stopped_by == "interrupt":
+        raise KeyboardInterrupt
+    if not result.solved:
+        raise TooMuchWorkError(f"the side-{pos.size} board was not solved in the time given "
+                               f"({result.nodes:,} nodes searched)")
+    return result
+
+
+def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
+               max_seconds: float | None = None) -> list[KomiRow]:
+    """Black's result at every komi of game type "komi" on the empty board of ``size``.
+
+    ``max_seconds`` bounds the time of all the solves together; running out of it
+    raises TooMuchWorkError (so does a board too large to solve without a limit).
+    """
     size = check_size(size)
     low, high = KOMI_RANGES[scoring]
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+
+    def solved(komi: int) -> SolveResult:
+        left = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+        return _solve_exactly(Position(size, "komi", scoring, komi), tt_mb, left)
+
     rows = []
     if scoring == "longest":
         for komi in range(low, high + 1):
-            winner = _winner(solve(Position(size, "komi", scoring, komi), tt_mb=tt_mb).winner)
+            winner = _winner(solved(komi).winner)
             rows.append(KomiRow(komi, None, winner, _choice(winner)))
         return rows
-    base = solve(Position(size, "komi", scoring, 0), tt_mb=tt_mb).value
+    base = solved(0).value
     assert base is not None
     for komi in range(low, high + 1):
         margin = base - komi
@@ -55,15 +83,29 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[K
     return rows
 
 
-def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256) -> int:
+def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256,
+              max_seconds: float | None = None) -> int:
     """The fair komi of game type "komi" on the board of ``size``: the komi that makes
     P2's colour choice the closest call, i.e. the largest komi at which Black still
     wins (one more point and White wins); 0 if White wins even at komi 0.
 
+    It solves the empty board exactly, which takes a second on side 3 and hours or
+    more from side 4 on: such sizes raise TooMuchWorkError with the estimate at once,
+    unless ``max_seconds`` allows a try (which raises the same error if it runs out).
+
     >>> fair_komi(2)
     2
+    >>> fair_komi(7)
+    Traceback (most recent call last):
+      ...
+    catena.errors.TooMuchWorkError: fair_komi(7) solves the empty side-7 board exactly, which would take ...
     """
-    return _fair(komi_table(size, scoring, tt_mb))
+    size = check_size(size)
+    if max_seconds is None:
+        check_solvable(Position(size, "komi", scoring, 0),
+                       what=f"fair_komi({size}) solves the empty side-{size} board exactly, which",
+                       limit_hint="sides 1 to 3 are in docs/solved.md; give max_seconds to try anyway")
+    return _fair(komi_table(size, scoring, tt_mb, max_seconds))
 
 
 def _fair(rows: list[KomiRow]) -> int:
@@ -101,14 +143,24 @@ def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list
         seen |= orbit
         pos = Position(size, "nokomi", scoring, 0)
         pos.push(name)
-        result = solve(pos, tt_mb=tt_mb)
+        result = _solve_exactly(pos, tt_mb)
         winner = _winner(result.winner)
         rows.append(OpeningRow(name, len(orbit), result.value, winner, _choice(winner)))
     return rows
 
 
-def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256) -> None:
-    """Solve the small boards and write the tables of docs/solved.md."""
+#: Rows of the tables of docs/solved.md per board side (what ``progress`` counts).
+ROWS_PER_SIZE = 3 * 3 + 3 + 3
+
+
+def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
+                          progress: Callable[[str], object] | None = None) -> None:
+    """Solve the small boards and write the tables of docs/solved.md;
+    ``progress(row)`` is called after each of the ROWS_PER_SIZE rows per side."""
+    def done(row: str) -> None:
+        if progress is not None:
+            progress(row)
+
     out = ["# Solved values", "",
            "Computed by `python -m catena solved` with `catena.solve` (alpha-beta with a transposition",
            "table keyed by the F4 solver key, MTD(f), symmetry-canonical keys near the root).",
@@ -122,9 +174,10 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
     for size in sizes:
         for game_type in ("komi", "nokomi", "double"):
             for scoring in ("standard", "longest", "square"):
-                result = solve(Position(size, game_type, scoring, 0), tt_mb=tt_mb)
+                result = _solve_exactly(Position(size, game_type, scoring, 0), tt_mb)
                 out.append(f"| {size} | {game_type} | {scoring} | {_signed(result.value)} | {result.winner} | "
                            f"{result.nodes:,} | {result.seconds:.2f} |")
+                done(f"side {size} {game_type} {scoring}")
     out += ["", "## Fair komi (game type komi)", "",
             "The fair komi is the largest komi at which Black still wins: one more point and White",
             "wins, so P2's choice is the closest call there. P2 should take Black at komi up to the",
@@ -138,6 +191,7 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
             white = [r.komi for r in rows if r.p2_choice == "white"]
             out.append(f"| {size} | {scoring} | {_signed(rows[0].margin)} | {_fair(rows)} | "
                        f"{_span(black)} | {_span(white)} |")
+            done(f"side {size} fair komi {scoring}")
     out += ["", "## No komi: P1's black stone", "",
             "After P1's stone P2 takes the colour that wins. With the button no game is drawn, so",
             "every first stone leaves P2 a winning choice; the table says which colour and by how",
@@ -149,6 +203,7 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
             for row in nokomi_table(size, scoring, tt_mb):
                 out.append(f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | "
                            f"{row.p2_choice} |")
+            done(f"side {size} no-komi openings {scoring}")
     with open(path, "w") as handle:
         handle.write("\n".join(out) + "\n")
 

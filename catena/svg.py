@@ -30,6 +30,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from catena._geometry import Move
 from catena._position import Position
+from catena.game import Game
 from catena.text import status_lines
 
 __all__ = ["SvgBoard", "svg"]
@@ -195,10 +196,21 @@ def _checked_pv(pv: Sequence[MoveKey], pos: Position) -> List[Tuple[str, str]]:
     return marks
 
 
-def svg(pos: Position, *, size: Optional[int] = None, coordinates: bool = True, last_move: bool = True,
-        legal: bool = False, bounded: bool = True, values: Optional[Values] = None,
+def _position_of(drawn: Union[Position, Game]) -> Position:
+    """The position to draw: a Position, or a Game's (its empty board before the komi)."""
+    if isinstance(drawn, Game):
+        if drawn.position is not None:
+            return drawn.position
+        return Position(drawn.size, drawn.game_type, drawn.scoring, 0)
+    if not isinstance(drawn, Position):
+        raise TypeError(f"svg(): expected a catena.Position or a catena.Game, not {type(drawn).__name__}")
+    return drawn
+
+
+def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: bool = True,
+        last_move: bool = True, legal: bool = False, bounded: bool = True, values: Optional[Values] = None,
         pv: Optional[Sequence[MoveKey]] = None, legend: str = "value") -> SvgBoard:
-    """Draw ``pos`` as an SVG image.
+    """Draw ``pos`` (a Position, or a Game: its position) as an SVG image.
 
     ``size`` is the width in pixels (None: about 35 pixels a column);
     ``coordinates`` adds column letters and row numbers around the board;
@@ -228,9 +240,11 @@ def svg(pos: Position, *, size: Optional[int] = None, coordinates: bool = True, 
     >>> picture = svg(catena.Position(size=2), coordinates=False)
     >>> picture.startswith("<svg"), picture._repr_svg_() == str(picture)
     (True, True)
+    >>> game = catena.Game(size=2); game.choose_komi(1)
+    >>> svg(game) == svg(game.position)
+    True
     """
-    if not isinstance(pos, Position):
-        raise TypeError(f"svg(): expected a catena.Position, not {type(pos).__name__}")
+    pos = _position_of(pos)
     if size is not None:
         if isinstance(size, bool) or not isinstance(size, int):
             raise TypeError(f"svg(): size must be an int (pixels) or None, not {type(size).__name__}")

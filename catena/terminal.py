@@ -1,49 +1,81 @@
 """A game against the engine in the terminal (``python -m catena play``).
 
 Reads commands line by line, so it can be driven by a script: a move ("F6",
-"button"), a setup answer when asked (a komi number, "black" or "white"), or
-``undo`` (takes back your last move and the engine's reply), ``hint`` (what the
-engine would play for you), ``quit``.  A bad entry gets the reason and the
-prompt again, never a traceback.
+"button"), a setup answer when asked (a komi number, "black"/"white" or "b"/"w"),
+or ``undo`` (takes back your last move and the engine's reply), ``hint`` (what the
+engine would do in your place, in the setup too), ``help``, ``quit``.  Ctrl-D and
+Ctrl-C quit as ``quit`` does (exit status 0, so ``play --save`` still writes the
+game), also while the engine thinks.  On a terminal the prompt has line editing
+and history (readline), and a bar shows the time the engine has spent thinking.
+A bad entry gets the reason and the prompt again, never a traceback.
+
+>>> import io
+>>> from catena.game import Game
+>>> from catena.players import MCTSPlayer
+>>> answers = iter(["b", "B2", "quit"])
+>>> out = io.StringIO()
+>>> TerminalGame(Game(size=2), MCTSPlayer(iterations=100, seed=1), human="P2",
+...              read=lambda prompt: next(answers), out=out).run()
+0
+>>> print(out.getvalue().splitlines()[-1])
+Game stopped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import IO, Callable, Optional
+from typing import IO, Callable, Iterator, Optional
 
+from catena._position import KOMI_RANGES
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.players import MCTSPlayer
+from catena.progress import noting_ctrl_c, thinking
+from catena.text import LEGEND, claims_text
 
-HELP = "commands: a move (F6, button), undo, hint, quit"
+COLOUR_ANSWERS = {"black": "black", "b": "black", "white": "white", "w": "white"}
 
 
 class TerminalGame:
-    """One game between a person (``human`` is "P1" or "P2") and an MCTSPlayer."""
+    """One game between a person (``human`` is "P1" or "P2") and an MCTSPlayer.
+
+    ``read(prompt)`` returns the next line, None at the end of input (Ctrl-D), and
+    may raise KeyboardInterrupt (Ctrl-C); both end the game as ``quit`` does.
+    """
 
     def __init__(self, game: Game, engine: MCTSPlayer, human: str = "P1",
-                 read: Callable[[str], Optional[str]] = None, out: IO[str] = None):
+                 read: Optional[Callable[[str], Optional[str]]] = None, out: Optional[IO[str]] = None):
+        if human not in ("P1", "P2"):
+            raise ValueError(f"human must be 'P1' or 'P2', not {human!r}")
         self.game = game
         self.engine = engine
         self.human = human
         self.out = out or sys.stdout
         self.read = read or _read_line
+        self._legend_shown = False
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
 
     def run(self) -> int:
-        self.say(f"You are {self.human}. {HELP}.")
-        while not self.game.is_over():
-            if self.game.to_act == self.human:
-                if not self._human_turn():
-                    self.say("bye")
-                    return 1
-            else:
-                self._engine_turn()
+        """Play until the game is over or the person quits; the exit status, 0 either way."""
+        self.say(f"You are {self.human}. {self._help()}.")
+        self.say(self._setup_text())
+        try:
+            while not self.game.is_over():
+                if self.game.to_act == self.human:
+                    if not self._human_turn():
+                        self.say("Game stopped.")
+                        return 0
+                else:
+                    self._engine_turn()
+        except KeyboardInterrupt:
+            self.say("\nGame stopped (Ctrl-C).")
+            return 0
         self._show_board()
         outcome = self.game.outcome()
+        assert outcome is not None
         result = "a draw" if outcome.winner_player is None else f"{outcome.winner_player} ({outcome.winner}) wins"
         scores = ""
         if outcome.outcome.black_score is not None:
@@ -51,42 +83,117 @@ class TerminalGame:
         self.say(f"Game over, {result}{scores}.")
         return 0
 
-    # -- the engine --------------------------------------------------------
+    # -- words for the player ------------------------------------------------
 
-    def _engine_turn(self) -> None:
+    def _help(self) -> str:
         phase = self.game.phase
         if phase == "komi":
-            komi = self.engine.choose_komi(self.game)
-            self.game.choose_komi(komi)
-            self.say(f"The engine ({self._other()}) chooses komi {komi}.")
-        elif phase == "colour":
-            colour = self.engine.choose_colour(self.game)
-            self.game.choose_colour(colour)
-            self.say(f"The engine ({self._other()}) plays {colour}; you play {self.game.colour_of(self.human)}.")
-        else:
-            move = self.engine.choose_move(self.game.position.copy())
-            self.game.push(move)
-            self.say(f"The engine plays {move}.")
+            return "Commands: a komi (a whole number), hint, help, quit"
+        if phase == "colour":
+            return "Commands: black or white (b or w), hint, help, quit"
+        button = "" if self.game.game_type == "double" else ", or button"
+        return f"Commands: a move (a cell such as {_centre(self.game.size)}{button}), undo, hint, help, quit"
+
+    def _setup_text(self) -> str:
+        """How this game type's setup goes, said once at the start."""
+        me = {player: "you" if player == self.human else "the engine" for player in ("P1", "P2")}
+        game_type = self.game.game_type
+        if game_type == "double":
+            return (f"Setup: none. P1 plays Black (x) and moves first with one stone; after that every turn is "
+                    f"two stones. There is no komi and no button. You play {self.game.colour_of(self.human)}.")
+        if game_type == "nokomi":
+            return (f"Setup: P1 ({me['P1']}) places one black stone (x) anywhere; then P2 ({me['P2']}) chooses "
+                    f"a colour: Black takes that stone as its own, White (o) moves next. There is no komi.")
+        low, high = KOMI_RANGES[self.game.scoring]
+        return (f"Setup: P1 ({me['P1']}) chooses the komi, points added to White's score to make up for Black "
+                f"moving first (a whole number from {low} to {high}). Then P2 ({me['P2']}) chooses a colour: "
+                f"Black (x) moves first, White (o) gets the komi. So a fair komi is one where both colours are "
+                f"equally good.")
 
     def _other(self) -> str:
         return "P2" if self.human == "P1" else "P1"
 
-    # -- the person --------------------------------------------------------
-
     def _show_board(self) -> None:
         if self.game.position is not None:
             self.say(str(self.game.position))
+            if not self._legend_shown:
+                self.say(f"({LEGEND}; help shows this again)")
+                self._legend_shown = True
+
+    def _report_claims(self) -> None:
+        assert self.game.position is not None
+        for claim in claims_text(self.game.position):
+            self.say(f"  Ribbon {claim}: it can no longer grow.")
+
+    # -- the engine --------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _thinking(self, one_search: bool = True) -> Iterator[None]:
+        """The engine's search, with its time shown (against its budget of seconds
+        when it is ``one_search``); Ctrl-C during it means quit.
+
+        The search ends cleanly on Ctrl-C and returns, so the interrupt is noted
+        (and the budget cut, so that further searches of this decision, such as
+        the komi bisection, end at once) and raised again once the engine is done."""
+        budget = (self.engine.iterations, self.engine.seconds)
+
+        def cut_budget() -> None:
+            self.engine.iterations, self.engine.seconds = 1, None
+
+        try:
+            with noting_ctrl_c(cut_budget) as ctrl_c, thinking(budget[1] if one_search else None):
+                yield
+        finally:
+            self.engine.iterations, self.engine.seconds = budget
+        if ctrl_c.happened:
+            raise KeyboardInterrupt
+
+    def _engine_turn(self) -> None:
+        phase = self.game.phase
+        if phase == "komi":
+            with self._thinking(one_search=False):
+                komi = self.engine.choose_komi(self.game)
+            self.game.choose_komi(komi)
+            self.say(f"The engine ({self._other()}) chooses komi {komi}: White gets {komi} extra points.")
+        elif phase == "colour":
+            with self._thinking():
+                colour = self.engine.choose_colour(self.game)
+            self.game.choose_colour(colour)
+            mine = self.game.colour_of(self.human)
+            self.say(f"The engine ({self._other()}) plays {colour}; you play {mine} "
+                     f"({'x' if mine == 'black' else 'o'}).")
+        else:
+            assert self.game.position is not None
+            with self._thinking():
+                move = self.engine.choose_move(self.game.position.copy())
+            self.game.push(move)
+            self.say(f"The engine plays {move}.")
+            self._report_claims()
+
+    # -- the person --------------------------------------------------------
 
     def _human_turn(self) -> bool:
-        """Read until one action is taken; False on quit or end of input."""
+        """Read until one action is taken; False on quit, Ctrl-D or Ctrl-C."""
         phase = self.game.phase
-        if phase in ("play", "first_stone"):
+        if phase in ("play", "first_stone") or phase == "colour" and self.game.game_type == "nokomi":
             self._show_board()
-        prompt = {"komi": "Choose the komi: ", "colour": "Choose your colour (black/white): "}.get(
-            phase, f"Your move ({self.game.position.to_move if self.game.position else ''}): ")
+        if phase == "komi":
+            low, high = KOMI_RANGES[self.game.scoring]
+            prompt = f"Choose the komi ({low} to {high}): "
+        elif phase == "colour":
+            prompt = "Choose your colour (black or white): "
+        else:
+            position = self.game.position
+            assert position is not None
+            prompt = f"Your move ({position.to_move}): "
         while True:
-            line = self.read(prompt)
+            try:
+                line = self.read(prompt)
+            except KeyboardInterrupt:
+                self.say("")
+                return False
             if line is None:
+                self.say("")
                 return False
             text = line.strip()
             if not text:
@@ -95,7 +202,7 @@ class TerminalGame:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?"):
-                self.say(HELP)
+                self.say(f"{self._help()}. The board: {LEGEND}.")
                 continue
             if word == "undo":
                 self._undo()
@@ -103,16 +210,38 @@ class TerminalGame:
             if word == "hint":
                 self._hint()
                 continue
-            try:
-                if phase == "komi":
-                    self.game.choose_komi(_parse_int(text))
-                elif phase == "colour":
-                    self.game.choose_colour(word)
-                else:
-                    self.game.push(text)
+            problem = self._act(phase, text)
+            if problem is None:
                 return True
-            except (CatenaError, ValueError, TypeError) as exc:
-                self.say(f"Not possible: {exc}")
+            self.say(f"Not possible: {problem}")
+
+    def _act(self, phase: str, text: str) -> Optional[str]:
+        """Take the person's action; None when done, else what was wrong, in words."""
+        if phase == "komi":
+            low, high = KOMI_RANGES[self.game.scoring]
+            try:
+                komi = int(text)
+            except ValueError:
+                komi = None
+            if komi is None or not low <= komi <= high:
+                return (f"the komi must be a whole number from {low} to {high} with {self.game.scoring} "
+                        f"scoring, not {text!r} (R22)")
+            self.game.choose_komi(komi)
+            return None
+        if phase == "colour":
+            colour = COLOUR_ANSWERS.get(text.lower())
+            if colour is None:
+                return f"answer black or white (or b or w), not {text!r}"
+            self.game.choose_colour(colour)
+            self.say(f"You play {colour} ({'x' if colour == 'black' else 'o'}); "
+                     f"the engine plays {self.game.colour_of(self._other())}.")
+            return None
+        try:
+            self.game.push(text)
+        except (CatenaError, ValueError, TypeError) as exc:
+            return str(exc)
+        self._report_claims()
+        return None
 
     def _undo(self) -> None:
         """Take back actions until it is the person's move again, at least one of theirs."""
@@ -125,13 +254,27 @@ class TerminalGame:
         self.say("Took back: " + (", ".join(map(str, undone)) if undone else "nothing"))
 
     def _hint(self) -> None:
+        """What the engine would do in the person's place, in any phase: in the play phase,
+        its three best moves with their values."""
+        phase = self.game.phase
+        with self._thinking(one_search=phase != "komi"):
+            if phase == "komi":
+                komi = self.engine.choose_komi(self.game)
+                advice = f"komi {komi} (it rates that the closest call for the colour choice)"
+            elif phase == "colour":
+                advice = self.engine.choose_colour(self.game)
+            elif phase == "first_stone":        # P1's no-komi stone: the engine's own choice rule
+                advice = str(self.engine.choose_move(self.game.position.copy()))
+            else:
+                advice = self._best_three()
+        self.say(f"The engine suggests {advice}.")
+
+    def _best_three(self) -> str:
         """The engine's three best moves for the person, each with its value."""
-        if self.game.phase not in ("play", "first_stone"):
-            self.say("No hint for the setup.")
-            return
         from catena.analysis import analyse
 
         pos = self.game.position
+        assert pos is not None
         analysis = analyse(pos, seconds=self.engine.seconds, iterations=self.engine.iterations,
                            seed=self.engine.mcts.seed)
         mover, sign = pos.to_move, (1 if pos.to_move == "black" else -1)
@@ -142,17 +285,25 @@ class TerminalGame:
             value = (f"{result} for {mover}" if result else f"margin {sign * line.margin:+.1f} for {mover}")
             lines.append(f"{line.move} (win rate {line.win_rate:.0%}, {value}, "
                          f"{'proven' if line.proven else 'estimated'})")
-        self.say("The engine suggests, best first: " + "; ".join(lines) + ".")
+        return "these moves, best first: " + "; ".join(lines)
 
 
-def _parse_int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a whole number") from None
+def _centre(size: int) -> str:
+    """The name of the board's centre cell, as an example of a cell name."""
+    return f"{chr(64 + size)}{size}"
+
+
+_readline_ready = False
 
 
 def _read_line(prompt: str) -> Optional[str]:
+    """A line from the terminal (None at Ctrl-D), with readline's editing and history
+    when stdin is a terminal."""
+    global _readline_ready
+    if not _readline_ready and sys.stdin.isatty():
+        with contextlib.suppress(ImportError):      # readline is missing on some platforms
+            import readline  # noqa: F401  (importing it gives input() editing and history)
+        _readline_ready = True
     try:
         return input(prompt)
     except EOFError:

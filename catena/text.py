@@ -8,6 +8,24 @@ if TYPE_CHECKING:
     from catena._position import Position
 
 
+#: What the symbols of :func:`board_text` mean, for players.
+LEGEND = ("x black stone, o white stone (X, O: in a ribbon that can no longer grow, claimed for good); "
+          ". empty cell where a stone may go, - empty cell where no stone may go")
+
+
+def claims_text(pos: Position) -> list[str]:
+    """The ribbons the last stone closed and who claimed them, one phrase each.
+
+    >>> import catena
+    >>> pos = catena.Position(size=2)
+    >>> for name in ["A2", "C2", "A1", "B3", "B1"]:
+    ...     pos.push(name)
+    >>> claims_text(pos)
+    ['B3-A2-A1-B1-C2 claimed by black']
+    """
+    return [f"{'-'.join(claim.cells)} claimed by {claim.owner}" for claim in pos.last_claims()]
+
+
 def _symbol(colour: str | None, bounded: bool, legal: bool) -> str:
     if colour is None:
         return "." if legal else "-"

@@ -28,7 +28,7 @@ def test_ctrl_c_stops_mcts_and_returns_its_result():
 def test_ctrl_c_stops_the_solver_with_valid_bounds():
     pos = catena.Position(size=4)
     _interrupt_after(0.5)
-    result = catena.solve(pos, tt_mb=16)
+    result = catena.solve(pos, tt_mb=16, max_seconds=600)
     assert not result.solved and result.stopped_by == "interrupt" and result.nodes > 0
     assert result.lower is None or result.upper is None or result.lower <= result.upper
     assert catena.solve(catena.Position(size=2)).value == 2.5

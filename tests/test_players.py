@@ -7,7 +7,7 @@ games through Game.play are in test_mcts.py.
 import pytest
 
 from catena import Game, MCTS, Position
-from catena.players import MCTSPlayer, RandomPlayer
+from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 GAME_TYPES = ("komi", "nokomi", "double")
 
@@ -111,3 +111,29 @@ def test_nokomi_opening_stone_is_the_most_balanced():
     visited = [m for m, n in result.visits.items() if n >= max(1, result.iterations // 200)]
     gap = abs(result.values[move] - 0.5)
     assert all(gap <= abs(result.values[m] - 0.5) for m in visited)
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: MCTSPlayer(iterations=-1), ValueError, "iterations must be at least 1, not -1"),
+    (lambda: MCTSPlayer(iterations=0), ValueError, "iterations must be at least 1"),
+    (lambda: MCTSPlayer(iterations="100"), TypeError, "iterations must be an int"),
+    (lambda: MCTSPlayer(iterations=None, seconds=-2), ValueError, "seconds must be positive"),
+    (lambda: MCTSPlayer(seconds=float("nan")), ValueError, "seconds must be positive and finite"),
+    (lambda: MCTSPlayer(seconds=float("inf")), ValueError, "finite"),
+    (lambda: MCTSPlayer(seconds="3"), TypeError, "seconds must be a number"),
+    (lambda: MCTSPlayer(iterations=None), ValueError, "give a budget"),
+    (lambda: MCTSPlayer(threads=0), ValueError, "threads must be at least 1"),
+    (lambda: FlatMonteCarloPlayer(playouts=0), ValueError, "playouts must be at least 1"),
+])
+def test_players_check_their_arguments_when_made(make, error, words):
+    """A bad budget raises when the player is made, not at its first move."""
+    with pytest.raises(error, match=words):
+        make()
+
+
+def test_version():
+    import re
+
+    import catena
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+", catena.__version__)

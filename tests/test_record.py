@@ -3,15 +3,17 @@ every board side 1-6, game type and scoring type; every kind of malformed record
 RecordError at the right line and column; fuzzing never gives any other exception.
 """
 
+import io
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import catena
 from catena.errors import CatenaError
 from catena.game import Game
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS
-from catena.record import GameRecord, RecordError, read_game, write_game
+from catena.record import GameRecord, RecordError, read_game, read_games, write_game
 
 
 # ---------------------------------------------------------------- helpers
@@ -398,3 +400,58 @@ def test_keywords_any_case_and_color_spelling():
     assert record.actions == [("komi", 3), ("colour", "white"), ("move", "B2"), ("move", "A1"),
                               ("move", "button")]
     assert write_game(record).endswith("\nkomi 3 colour white 1. B2 A1 2. button\n")
+
+
+# -- records from positions, file objects and texts of several games ---------------------
+
+def test_write_game_of_a_position_and_from_position():
+    """A Position writes as the game that reached it: P1 Black, its komi and moves."""
+    for game_type, komi in (("komi", 3), ("nokomi", 0), ("double", 0)):
+        pos = catena.Position(size=3, game_type=game_type, komi=komi)
+        rng = random.Random(komi)
+        for _ in range(6):
+            pos.push(rng.choice([m for m in pos.legal_moves() if not m.is_button]))
+        text = write_game(pos, P1="Ann")
+        game = read_game(text).game()
+        assert game.position == pos and game.colour_of("P1") == "black"
+        assert read_game(text).tags["P1"] == "Ann"
+        assert GameRecord.from_position(pos).actions == read_game(text).actions
+    empty = catena.Position(size=2, game_type="nokomi")
+    assert GameRecord.from_position(empty).actions == []
+    with pytest.raises(TypeError, match="Position"):
+        GameRecord.from_position(catena.Game(size=2))
+
+
+def test_read_game_takes_a_file_object(tmp_path):
+    game = catena.Game(size=2)
+    game.choose_komi(1)
+    path = tmp_path / "g.catena"
+    path.write_text(write_game(game))
+    with open(path) as handle:
+        assert read_game(handle).actions == [("komi", 1)]
+    with open(path, "rb") as handle, pytest.raises(TypeError, match="text mode"):
+        read_game(handle)
+
+
+def test_read_games_reads_several_records():
+    games = [write_game(catena.Game(size=2))]          # tags only: a blank line ends it
+    for size, game_type in ((1, "komi"), (2, "double"), (3, "nokomi"), (2, "komi")):
+        game = catena.Game(size=size, game_type=game_type)
+        if game_type == "komi":
+            game.choose_komi(0)
+        if size > 1:
+            if game_type == "komi":
+                game.choose_colour("black")
+            game.push(catena.cells(size)[0])
+        games.append(write_game(game))
+    text = "\n".join(games)
+    records = read_games(text)
+    assert [write_game(r) for r in records] == games
+    assert read_games(io.StringIO(text)) == records
+    assert read_games("") == [] and read_games("\n\n") == []
+    with pytest.raises(RecordError, match="read_games"):          # one game expected
+        read_game(text)
+    bad = text.replace("1. A1", "1. Z9")                          # the error names the line in the whole text
+    with pytest.raises(RecordError) as info:
+        read_games(bad)
+    assert info.value.line == bad[:bad.index("Z9")].count("\n") + 1

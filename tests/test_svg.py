@@ -212,3 +212,15 @@ def test_render_png():
     cx = sum(p[0] for p in points) / 6
     cy = sum(p[1] for p in points) / 6 + 10
     assert pixel(ET.Element("c", {"cx": str(cx), "cy": str(cy)})) != (255, 255, 255)
+
+
+def test_svg_of_a_game():
+    """catena.svg(Game) draws the game's position; before the komi, its empty board."""
+    game = catena.Game(size=3)
+    empty = catena.svg(game)
+    assert empty.startswith("<svg") and 'class="stone ' not in empty
+    game.choose_komi(2)
+    game.choose_colour("white")
+    game.push("B2")
+    assert catena.svg(game, legal=True) == catena.svg(game.position, legal=True)
+    assert catena.svg(game).count('class="stone ') == 1

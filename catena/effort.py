@@ -1,0 +1,80 @@
+"""How much work an exact solve will take, so that hopeless ones are refused up front.
+
+The estimate comes from the side-4 measurements in docs/side4.md: positions with
+``k`` legal cells needed a median of about 5,500 solver nodes at k = 14, and the
+work grew about 1.93 times per extra legal cell up to k = 30.  It is an order of
+magnitude, not a promise: other board sides, game types and scorings follow the
+same trend only roughly.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from catena.errors import TooMuchWorkError
+
+if TYPE_CHECKING:
+    from catena._position import Position
+
+NODES_AT_14 = 5_500          # median solver nodes at 14 legal cells (docs/side4.md)
+GROWTH = 1.93                # work factor per extra legal cell
+NODES_PER_SECOND = 3e6       # solver speed on small boards (README benchmark table)
+REFUSE_SECONDS = 600.0       # without a limit, refuse a solve estimated to run longer
+
+
+def legal_cells(pos: Position) -> int:
+    """The empty cells a stone may go on now (the button not counted)."""
+    return sum(1 for move in pos.legal_moves() if not move.is_button)
+
+
+def solve_nodes(pos: Position) -> float:
+    """Estimated solver nodes to solve ``pos`` exactly.
+
+    >>> import catena
+    >>> _power(solve_nodes(catena.Position(size=4)))
+    '2 x 10^10'
+    """
+    return NODES_AT_14 * GROWTH ** (legal_cells(pos) - 14)
+
+
+def duration(seconds: float) -> str:
+    """A rough length of time in words: '40 seconds', '3 hours', '10^6 years'.
+
+    >>> duration(7200), duration(3e13), duration(1e17)
+    ('2 hours', '10^6 years', '3 x 10^9 years')
+    """
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 1.5 * length:
+            return f"{_magnitude(seconds / length)} {unit}"
+    return f"{max(1, round(seconds))} seconds"
+
+
+def _magnitude(amount: float) -> str:
+    return f"{amount:.0f}" if amount < 1e4 else _power(amount)
+
+
+def _power(amount: float) -> str:
+    """'2 x 10^10' below 10^12, '10^25' above (the estimate is no finer)."""
+    exponent = math.floor(math.log10(amount))
+    mantissa = round(amount / 10 ** exponent)
+    if mantissa == 10:
+        mantissa, exponent = 1, exponent + 1
+    if amount >= 1e12 or mantissa == 1:
+        return f"10^{exponent}"
+    return f"{mantissa} x 10^{exponent}"
+
+
+def check_solvable(pos: Position, what: str = "solving this position exactly",
+                   limit_hint: str = "give max_seconds or max_nodes to search with a limit and get "
+                                     "proven bounds") -> None:
+    """Raise TooMuchWorkError, with the estimate, if an unlimited exact solve of
+    ``pos`` would run for more than REFUSE_SECONDS."""
+    nodes = solve_nodes(pos)
+    seconds = nodes / NODES_PER_SECOND
+    if seconds <= REFUSE_SECONDS:
+        return
+    raise TooMuchWorkError(
+        f"{what} would take of the order of {_power(nodes)} nodes, about {duration(seconds)} at "
+        f"{NODES_PER_SECOND / 1e6:g} million nodes a second ({legal_cells(pos)} legal cells; the work "
+        f"grows about {GROWTH:.1f} times per legal cell, docs/side4.md): {limit_hint}")

@@ -1,0 +1,154 @@
+"""Long computations are safe: hopeless exact solves are refused with an estimate, and
+every long command shows its progress (a tqdm bar on stderr) and stops cleanly on Ctrl-C."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import catena
+from catena import benchmark, effort
+from catena.errors import TooMuchWorkError
+
+
+def run(args, cwd, timeout=300):
+    return subprocess.run([sys.executable, "-m", "catena", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_estimate_grows_with_the_legal_cells():
+    pos = catena.Position(size=4)
+    before = effort.solve_nodes(pos)
+    pos.push("D4")
+    assert effort.legal_cells(pos) < 37
+    assert effort.solve_nodes(pos) < before / 1.5     # one legal cell fewer: 1.9 times less work
+    assert 1e10 < before < 1e11                        # the side-4 order of docs/side4.md
+
+
+def test_solve_refuses_hours_of_work_at_once_and_says_how_long():
+    start = time.perf_counter()
+    with pytest.raises(TooMuchWorkError, match=r"2 x 10\^10 nodes, about 2 hours.*max_seconds or max_nodes"):
+        catena.solve(catena.Position(size=4))
+    with pytest.raises(TooMuchWorkError, match=r"10\^\d+ years"):
+        catena.solve(catena.Position(size=10))
+    assert time.perf_counter() - start < 2
+    limited = catena.solve(catena.Position(size=4), max_nodes=10_000)     # with a limit it runs
+    assert not limited.solved and limited.stopped_by == "nodes"
+    assert catena.solve(catena.Position(size=3)).solved                  # small work: no refusal
+
+
+def test_solve_accepts_an_endgame_of_a_large_board():
+    pos = catena.Position(size=6)
+    rng = __import__("random").Random(3)
+    while effort.legal_cells(pos) > 14:
+        pos.push(rng.choice([m for m in pos.legal_moves() if not m.is_button]))
+    assert catena.solve(pos).solved
+
+
+def test_fair_komi_refuses_large_boards_or_takes_a_limit():
+    start = time.perf_counter()
+    with pytest.raises(TooMuchWorkError, match=r"fair_komi\(7\) solves the empty side-7 board .* years"):
+        catena.fair_komi(7)
+    assert time.perf_counter() - start < 2
+    with pytest.raises(TooMuchWorkError, match="side-4 board was not solved in the time given"):
+        catena.fair_komi(4, max_seconds=0.3)
+    assert catena.fair_komi(2, max_seconds=60) == catena.fair_komi(2) == 2
+
+
+def test_cli_solve_refuses_without_a_limit(tmp_path):
+    proc = run(["solve", "--size", "4"], tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("catena: solving this position exactly would take")
+    assert "--max-seconds or --max-nodes" in proc.stderr
+
+
+def test_cli_solve_shows_a_progress_bar_with_bounds(tmp_path):
+    proc = run(["solve", "--size", "4", "--max-nodes", "3000000"], tmp_path)
+    assert proc.returncode == 1
+    assert "solving:" in proc.stderr and "nodes" in proc.stderr and "value in [" in proc.stderr
+    assert "unsolved (stopped by nodes): value in [" in proc.stdout and "None" not in proc.stdout
+
+
+def _read_until(stream, text, timeout=60):
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while text.encode() not in seen:
+        assert time.monotonic() < deadline, seen
+        chunk = os.read(stream.fileno(), 4096)
+        assert chunk, seen
+        seen += chunk
+    return seen
+
+
+def test_ctrl_c_stops_solve_with_the_bounds_shown_as_while_running(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "--max-seconds", "120"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    _read_until(proc.stderr, "value in [")
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    assert b"Traceback" not in err
+    assert b"unsolved (stopped by interrupt): value in [" in out and b"None" not in out
+
+
+def test_selfplay_progress(tmp_path):
+    proc = run(["selfplay", "--size", "2", "--games", "3", "--iterations", "50", "--seed", "1"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "3/3" in proc.stderr and "P1 " in proc.stderr
+
+
+def test_bench_progress_counts_every_step(monkeypatch, capsys):
+    monkeypatch.setattr(benchmark, "playout_rates", lambda size, games, repeat: dict.fromkeys(
+        ("playouts_wall", "playouts_cpu", "placements_wall", "placements_cpu"), 1.0))
+    monkeypatch.setattr(benchmark, "perft_rate", lambda pos, depth, repeat=3: 1.0)
+    monkeypatch.setattr(benchmark, "mcts_rate", lambda *args, **kwargs: 1.0)
+    monkeypatch.setattr(benchmark, "solver_rate", lambda size, limit: 1.0)
+    monkeypatch.setattr(benchmark, "python_call_costs", lambda number: dict.fromkeys(
+        ("legal_moves", "push_pop", "copy"), 1.0))
+    monkeypatch.setattr(benchmark, "signature", lambda: {"perft_nodes": 1, "placements": 2})
+    monkeypatch.setattr("catena._callgrind.instructions_per_placement", lambda size, games: None)
+    lines = []
+    benchmark.report(quick=True, out=lines.append)
+    err = capsys.readouterr().err
+    assert "bench: 100%" in err and "18/18" in err
+    assert any(line.startswith("signature") for line in lines)
+
+
+def test_solved_checks_the_output_folder_first_and_shows_progress(tmp_path):
+    start = time.perf_counter()
+    proc = run(["solved", "--sizes", "3"], tmp_path)             # no docs/ folder here
+    assert proc.returncode == 2 and "give --out PATH" in proc.stderr
+    assert time.perf_counter() - start < 20                      # refused before solving
+    proc = run(["solved", "--sizes", "1", "--out", "values.md"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "15/15" in proc.stderr
+    assert (tmp_path / "values.md").read_text().startswith("# Solved values")
+
+
+def test_ctrl_c_stops_selfplay_between_moves(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "selfplay", "--size", "6", "--games", "50",
+                             "--iterations", "20000", "--out", "games"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    _read_until(proc.stderr, "selfplay:")
+    time.sleep(1.0)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 10
+    assert proc.returncode == 1 and b"Traceback" not in err, err
+    assert b"stopped by Ctrl-C after" in out
+
+
+def test_ctrl_c_during_solved_writes_nothing(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "solved", "--sizes", "1", "2", "3", "3", "3",
+                             "--out", "values.md"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    _read_until(proc.stderr, "side 3")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and b"Traceback" not in err, err
+    assert b"not written" in out and not (tmp_path / "values.md").exists()
