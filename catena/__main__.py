@@ -209,17 +209,20 @@ def _analyse(args) -> int:
         pos.push(move)
     print(pos)
 
-    def solving(solved, moves, nodes):
-        sys.stderr.write(f"\r  solving every move: {solved} of {moves} done, {nodes:>13,} nodes on this one ")
-        sys.stderr.flush()
+    from catena.progress import bar
 
-    try:
-        analysis = analyse(pos, seconds=args.seconds, iterations=args.iterations, exact=args.exact,
-                           seed=args.seed, threads=args.threads, progress=solving)
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
-    sys.stderr.write("\n")
+    with bar(None, "solving every move", unit=" move", leave=False) as moves_bar:
+        def solving(solved, moves, nodes):
+            moves_bar.total = moves
+            moves_bar.n = solved
+            moves_bar.set_postfix_str(f"{nodes:,} nodes on this one")
+
+        try:
+            analysis = analyse(pos, seconds=args.seconds, iterations=args.iterations, exact=args.exact,
+                               seed=args.seed, threads=args.threads, progress=solving)
+        except KeyboardInterrupt:
+            print("\ninterrupted", file=sys.stderr)
+            return 130
     print(analysis.table(limit=args.top))
     if analysis.exact is not None:
         print(f"exact value {analysis.exact:+g} (Black - White), every move proven")
