@@ -19,6 +19,7 @@ from catena.players import MCTSPlayer, RandomPlayer
 from catena.solved import fair_komi
 from catena.record import GameRecord, RecordError, read_game, write_game
 from catena.svg import svg
+from catena.observation import observation_shape
 
 __all__ = [
     "GAME_TYPES", "SCORINGS",
@@ -28,4 +29,5 @@ __all__ = [
     "Position", "perft", "position_bytes", "random_playouts",
     "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",
     "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "write_game", "svg",
+    "observation_shape",
 ]

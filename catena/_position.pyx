@@ -1004,6 +1004,16 @@ cdef class Position:
                     bounded[stones[i]] = 1
         return bytes(placed), self._display(), bytes(bounded)
 
+    def observation_tensor(self):
+        """numpy float32 planes of this position from the mover's view, shape
+        ``catena.observation_shape(size)``; catena.observation documents the planes.
+
+        >>> Position(size=3).observation_tensor().shape
+        (10, 5, 5)
+        """
+        from catena.observation import observation_tensor
+        return observation_tensor(self)
+
     def to_string(self):
         """The position string: rules, stones as placed and as shown, side to move, button,
         stones left and the last placer (see docs/research.md); from_string reads it back.
