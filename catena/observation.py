@@ -74,26 +74,37 @@ def _grid_permutation(size: int, k: int) -> numpy.typing.NDArray[numpy.intp]:
     return perm
 
 
-def observation_tensor(pos: Position) -> Tensor:
-    """The observation planes of ``pos`` (what ``Position.observation_tensor`` returns)."""
+def observation_tensor(pos: Position, perspective: str | None = None) -> Tensor:
+    """The observation planes of ``pos`` (what ``Position.observation_tensor`` returns)
+    seen by the colour ``perspective``, the mover when None (as for the adapters,
+    which observe for either player: planes 0, 1, 5, 6 and 9 are that colour's).
+
+    >>> import catena
+    >>> pos = catena.Position(size=2); pos.push("B2")
+    >>> int(observation_tensor(pos, "black")[0].sum()), int(observation_tensor(pos, "white")[0].sum())
+    (1, 0)
+    """
+    if perspective not in (None, "black", "white"):
+        raise ValueError(f"perspective must be 'black', 'white' or None, not {perspective!r}")
     placed, shown, bounded = pos._cell_layers()
     size = pos.size
     side = 2 * size - 1
     grid = _grid_index(size)
     shown_colours = numpy.frombuffer(shown, dtype=numpy.uint8)
-    mover = 1 if pos.to_move == "black" else 2
+    viewer = perspective or pos.to_move
+    own = 1 if viewer == "black" else 2
     planes = numpy.zeros((PLANES, side * side), dtype=numpy.float32)
-    planes[0, grid] = shown_colours == mover
-    planes[1, grid] = shown_colours == 3 - mover
+    planes[0, grid] = shown_colours == own
+    planes[1, grid] = shown_colours == 3 - own
     planes[2, grid] = pos.legal_action_mask()[:-1]
     planes[3, grid] = numpy.frombuffer(bounded, dtype=numpy.uint8)
     planes[4, grid] = 1.0
     button = pos.button
-    planes[5, grid] = button is not None and button == pos.to_move
-    planes[6, grid] = button is not None and button != pos.to_move
+    planes[5, grid] = button is not None and button == viewer
+    planes[6, grid] = button is not None and button != viewer
     planes[7, grid] = pos.game_type == "double" and pos.stones_left == 2
     planes[8, grid] = pos.komi / KOMI_RANGES[pos.scoring][1]
-    planes[9, grid] = mover == 2
+    planes[9, grid] = own == 2
     return planes.reshape(PLANES, side, side)
 
 
