@@ -29,10 +29,11 @@ True
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy
 
+from catena._geometry import Move
 from catena._mcts import MCTS
 from catena._position import Position
 
@@ -40,7 +41,7 @@ from catena._position import Position
 def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring: str = "standard",
                     komi: int = 0, iterations: int = 800, seed: Optional[int] = None,
                     sample_plies: Optional[int] = None,
-                    progress: Optional[Callable[[int, int], None]] = None) -> dict[str, numpy.ndarray]:
+                    progress: Optional[Callable[[int, int], None]] = None) -> dict[str, numpy.ndarray[Any, Any]]:
     """Play ``games`` self-play games and return their samples (see the module's text).
 
     ``sample_plies`` defaults to a quarter of the cells.  ``progress(done, games)``
@@ -55,7 +56,7 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     ncells = len(start.legal_action_mask()) - 1
     plies = ncells // 4 if sample_plies is None else sample_plies
     rng = numpy.random.default_rng(seed)
-    columns: dict[str, list] = {name: [] for name in
+    columns: dict[str, list[Any]] = {name: [] for name in
                                 ("observation", "policy", "player", "game", "margin", "result", "position")}
     try:
         for index in range(games):
@@ -68,7 +69,7 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
 
 
 def _play_one(start: Position, index: int, iterations: int, plies: int,
-              rng: numpy.random.Generator, columns: dict[str, list]) -> None:
+              rng: numpy.random.Generator, columns: dict[str, list[Any]]) -> None:
     """One game; its samples join ``columns`` only once it is finished."""
     pos = start.copy()
     mcts = MCTS(seed=int(rng.integers(2**63)))
@@ -87,7 +88,7 @@ def _play_one(start: Position, index: int, iterations: int, plies: int,
             action = result.best_move.index
         pos.push(action)
         if not pos.is_game_over():
-            mcts.advance(action)
+            mcts.advance(Move.from_index(action, pos.size))
     outcome = pos.outcome()
     assert outcome is not None
     margin = (float("nan") if outcome.black_score is None or outcome.white_score is None
@@ -103,16 +104,15 @@ def _play_one(start: Position, index: int, iterations: int, plies: int,
         columns["position"].append(text)
 
 
-def _as_arrays(columns: dict[str, list], start: Position) -> dict[str, numpy.ndarray]:
+def _as_arrays(columns: dict[str, list[Any]], start: Position) -> dict[str, numpy.ndarray[Any, Any]]:
     from catena.observation import observation_shape
 
     nactions = len(start.legal_action_mask())
-    if not columns["observation"]:
-        columns["observation"] = numpy.zeros((0,) + observation_shape(start.size), numpy.float32)
-        columns["policy"] = numpy.zeros((0, nactions), numpy.float32)
+    observations = numpy.asarray(columns["observation"], dtype=numpy.float32)
+    policies = numpy.asarray(columns["policy"], dtype=numpy.float32)
     return {
-        "observation": numpy.asarray(columns["observation"], dtype=numpy.float32),
-        "policy": numpy.asarray(columns["policy"], dtype=numpy.float32),
+        "observation": observations.reshape((-1,) + observation_shape(start.size)),
+        "policy": policies.reshape(-1, nactions),
         "player": numpy.asarray(columns["player"], dtype=numpy.int8),
         "game": numpy.asarray(columns["game"], dtype=numpy.int32),
         "margin": numpy.asarray(columns["margin"], dtype=numpy.float32),
@@ -121,7 +121,7 @@ def _as_arrays(columns: dict[str, list], start: Position) -> dict[str, numpy.nda
     }
 
 
-def write_npz(path: str, data: dict[str, numpy.ndarray]) -> None:
+def write_npz(path: Any, data: dict[str, numpy.ndarray[Any, Any]]) -> None:
     """Write ``data`` to ``path`` as a compressed .npz file (numpy.load reads it back).
 
     >>> import io
@@ -130,4 +130,4 @@ def write_npz(path: str, data: dict[str, numpy.ndarray]) -> None:
     >>> sorted(numpy.load(io.BytesIO(buffer.getvalue())).files)
     ['game', 'margin', 'observation', 'player', 'policy', 'position', 'result']
     """
-    numpy.savez_compressed(path, **data)
+    numpy.savez_compressed(path, **data)  # type: ignore[arg-type]

@@ -8,7 +8,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ["catena", "catena.errors", "catena.results", "catena._geometry", "catena._position", "catena._mcts", "catena._solver", "catena.game",
-           "catena.match", "catena.players", "catena.record", "catena.solved", "catena.svg", "catena.text"]
+           "catena.match", "catena.players", "catena.record", "catena.solved", "catena.svg", "catena.text",
+           "catena.notation", "catena.observation", "catena.openspiel", "catena.pettingzoo", "catena.training"]
 
 
 @pytest.mark.parametrize("name", MODULES)
