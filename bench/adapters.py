@@ -81,6 +81,7 @@ def measure(sizes: list[int], games: int) -> list[tuple[str, int, float, float]]
         base = None
         for name, run, factor in ROWS:
             count = games * factor
+            run(size, 1, random.Random(0))               # warm-up: imports, caches, registration
             rng = random.Random(size)
             start = time.process_time()
             run(size, count, rng)

@@ -27,6 +27,13 @@ def test_readme_examples():
     assert result.attempted >= 10
 
 
+def test_research_guide_examples():
+    result = doctest.testfile(str(ROOT / "docs" / "research.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted >= 20
+
+
 def test_every_public_name_has_a_runnable_example():
     import catena
 
