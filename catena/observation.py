@@ -86,25 +86,24 @@ def observation_tensor(pos: Position, perspective: str | None = None) -> Tensor:
     """
     if perspective not in (None, "black", "white"):
         raise ValueError(f"perspective must be 'black', 'white' or None, not {perspective!r}")
-    placed, shown, bounded = pos._cell_layers()
-    size = pos.size
-    side = 2 * size - 1
-    grid = _grid_index(size)
-    shown_colours = numpy.frombuffer(shown, dtype=numpy.uint8)
     viewer = perspective or pos.to_move
+    _, shown, bounded = pos._cell_layers()
+    side = 2 * pos.size - 1
+    colours = numpy.frombuffer(shown, dtype=numpy.uint8)
     own = 1 if viewer == "black" else 2
-    planes = numpy.zeros((PLANES, side * side), dtype=numpy.float32)
-    planes[0, grid] = shown_colours == own
-    planes[1, grid] = shown_colours == 3 - own
-    planes[2, grid] = pos.legal_action_mask()[:-1]
-    planes[3, grid] = numpy.frombuffer(bounded, dtype=numpy.uint8)
-    planes[4, grid] = 1.0
     button = pos.button
-    planes[5, grid] = button is not None and button == viewer
-    planes[6, grid] = button is not None and button != viewer
-    planes[7, grid] = pos.game_type == "double" and pos.stones_left == 2
-    planes[8, grid] = pos.komi / KOMI_RANGES[pos.scoring][1]
-    planes[9, grid] = own == 2
+    # one row per plane over the cells, then one scatter onto the grid
+    values = numpy.empty((PLANES, len(colours)), dtype=numpy.float32)
+    values[0] = colours == own
+    values[1] = colours == 3 - own
+    values[2] = pos.legal_action_mask()[:-1]
+    values[3] = numpy.frombuffer(bounded, dtype=numpy.uint8)
+    values[4:] = numpy.array([[1.0], [button is not None and button == viewer],
+                              [button is not None and button != viewer],
+                              [pos.game_type == "double" and pos.stones_left == 2],
+                              [pos.komi / KOMI_RANGES[pos.scoring][1]], [own == 2]], dtype=numpy.float32)
+    planes = numpy.zeros((PLANES, side * side), dtype=numpy.float32)
+    planes[:, _grid_index(pos.size)] = values
     return planes.reshape(PLANES, side, side)
 
 
