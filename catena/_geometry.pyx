@@ -9,6 +9,7 @@ cell index or the button, whose index is ``ncells``.
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
+import numbers
 import re
 
 from catena.errors import CellError
@@ -270,13 +271,19 @@ cdef class Move:
         return (Move, (self.name, self.size))
 
 
+def is_action_id(value):
+    """Whether ``value`` is an integer that can be an action id: an int or a numpy
+    integer, not a bool (True is not the cell 1)."""
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
+
+
 def check_action(index, int ncells, int size):
     """``index`` as an int if it is an action id of the side-``size`` board (a cell
     index, or ``ncells`` for the button); TypeError for a non-integer (bools
     included), ValueError out of range."""
-    if isinstance(index, bool) or type(index).__name__ == "bool_" or not hasattr(index, "__index__"):
+    if not is_action_id(index):
         raise TypeError(f"an action id must be an int, not {type(index).__name__}")
-    value = index.__index__()
+    value = int(index)
     if not 0 <= value <= ncells:
         raise ValueError(f"action id {value} is out of range: side {size} has ids 0 to {ncells} "
                          f"(cells 0 to {ncells - 1}, the button {ncells})")

@@ -670,7 +670,7 @@ import os
 
 from catena.errors import CatenaError, CellError, IllegalMoveError
 from catena.results import Claim, Outcome, PlayoutStats, Ribbon
-from catena._geometry import cells as _cell_names, check_action, check_size, parse_cell
+from catena._geometry import cells as _cell_names, check_action, check_size, is_action_id, parse_cell
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -764,7 +764,7 @@ cdef class Position:
                 return move_for_name(move, self.size).index
             except CellError as exc:
                 raise IllegalMoveError(str(exc)) from None
-        if hasattr(move, "__index__") and not isinstance(move, bool) and type(move).__name__ != "bool_":
+        if is_action_id(move):
             return check_action(move, self._st.ncells, self.size)
         raise TypeError(f"a move must be a Move, a name like 'F6' or 'button' or an action id, "
                         f"not {type(move).__name__}")
