@@ -84,3 +84,19 @@ def test_command_line_writes_the_arrays(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "catena", "selfplay", "--npz", "x.npz", "--komi", "99"],
                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert bad.returncode == 2 and "komi" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_ctrl_c_stops_cleanly_with_the_finished_games():
+    import _thread
+    import threading
+    import time
+
+    threading.Timer(1.0, _thread.interrupt_main).start()
+    start = time.perf_counter()
+    data = selfplay_arrays(10_000, size=4, iterations=3000, seed=2)
+    assert time.perf_counter() - start < 30
+    played = set(data["game"].tolist())
+    assert played == set(range(len(played))) and len(played) < 10_000
+    assert len(data["observation"]) == len(data["policy"]) == len(data["result"])
+    more = selfplay_arrays(1, size=2, iterations=20, seed=2)          # Ctrl-C handling was undone
+    assert set(more["game"].tolist()) == {0}
