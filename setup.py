@@ -19,7 +19,7 @@ compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
 extensions = [
     Extension(f"catena.{name}", [f"catena/{name}.pyx"], extra_compile_args=compile_args)
-    for name in ("_geometry", "_position", "_mcts", "_solver")
+    for name in ("_geometry", "_position", "_position_setup", "_mcts", "_solver")
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

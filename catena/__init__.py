@@ -24,6 +24,7 @@ from catena.solved import fair_komi
 from catena.record import GameRecord, RecordError, read_game, read_games, write_game
 from catena.svg import svg
 from catena.analysis import Analysis, MoveValue, analyse
+from catena.observation import observation_shape
 
 __all__ = [
     "GAME_TYPES", "SCORINGS",
@@ -33,5 +34,5 @@ __all__ = [
     "Position", "perft", "position_bytes", "random_playouts",
     "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",
     "solve", "fair_komi", "GameRecord", "RecordError", "read_game", "read_games", "write_game", "svg",
-    "analyse", "Analysis", "MoveValue",
+    "analyse", "Analysis", "MoveValue", "observation_shape",
 ]

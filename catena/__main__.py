@@ -122,6 +122,8 @@ def _selfplay(args) -> int:
     from catena.progress import bar, noting_ctrl_c
     from catena.record import write_game
 
+    if args.npz:
+        return _selfplay_npz(args)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     wins = {"P1": 0, "P2": 0, None: 0}
@@ -154,6 +156,26 @@ def _selfplay(args) -> int:
     print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
           + (f"; records in {args.out}" if args.out else ""))
     return 0
+
+
+def _selfplay_npz(args) -> int:
+    from catena.training import selfplay_arrays, write_npz
+
+    start = time.perf_counter()
+
+    def progress(done, games):
+        bar = "#" * (30 * done // games)
+        sys.stderr.write(f"\r[{bar:<30}] {done}/{games} games  {time.perf_counter() - start:.0f} s")
+        sys.stderr.flush()
+
+    data = selfplay_arrays(args.games, size=args.size, game_type=args.game_type, scoring=args.scoring,
+                           komi=args.komi, iterations=args.iterations, seed=args.seed, progress=progress)
+    sys.stderr.write("\n")
+    write_npz(args.npz, data)
+    played = len(set(data["game"].tolist()))
+    stopped = "" if played == args.games else f" (stopped by Ctrl-C after {played} of {args.games} games)"
+    print(f"{played} games, {len(data['policy'])} positions written to {args.npz}{stopped}")
+    return 0 if played == args.games else 130
 
 
 def _perft(args) -> int:
@@ -314,6 +336,10 @@ def main(argv=None) -> int:
                           help="MCTS iterations per decision of both players (default 2000)")
     selfplay.add_argument("--seed", type=int, default=None, help="random seed of the first game")
     selfplay.add_argument("--out", default=None, help="folder for the game records")
+    selfplay.add_argument("--npz", default=None, metavar="FILE",
+                          help="write training arrays (observations, MCTS visit distributions, final "
+                               "margin and result; catena.training) to FILE instead of playing setups")
+    selfplay.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default 0)")
     perft = sub.add_parser("perft", help="count the move tree from the empty board")
     common(perft)
     perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default 3)")

@@ -9,6 +9,7 @@ cell index or the button, whose index is ``ncells``.
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
+import numbers
 import re
 
 from catena.errors import CellError
@@ -231,6 +232,18 @@ cdef class Move:
         self.size = m.size
         self.name = m.name
 
+    @staticmethod
+    def from_index(index, size=6):
+        """The move with action id ``index``: a cell index, or the number of cells for
+        the button (ValueError outside 0..cells).
+
+        >>> Move.from_index(45), Move.from_index(19, size=3)
+        (Move('F6'), Move('button', size=3))
+        """
+        size = check_size(size)
+        cdef tuple table = moves_for_size(size)
+        return table[check_action(index, len(table) - 1, size)]
+
     @property
     def is_button(self):
         return self.name == "button"
@@ -256,6 +269,25 @@ cdef class Move:
 
     def __reduce__(self):
         return (Move, (self.name, self.size))
+
+
+def is_action_id(value):
+    """Whether ``value`` is an integer that can be an action id: an int or a numpy
+    integer, not a bool (True is not the cell 1)."""
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
+
+
+def check_action(index, int ncells, int size):
+    """``index`` as an int if it is an action id of the side-``size`` board (a cell
+    index, or ``ncells`` for the button); TypeError for a non-integer (bools
+    included), ValueError out of range."""
+    if not is_action_id(index):
+        raise TypeError(f"an action id must be an int, not {type(index).__name__}")
+    value = int(index)
+    if not 0 <= value <= ncells:
+        raise ValueError(f"action id {value} is out of range: side {size} has ids 0 to {ncells} "
+                         f"(cells 0 to {ncells - 1}, the button {ncells})")
+    return value
 
 
 cdef tuple moves_for_size(int size):

@@ -130,6 +130,7 @@ cdef class Position:
     cdef int _pool_len, _pool_cap
     cdef list _moves              # Move objects played, oldest first
     cdef tuple _move_table        # interned Move objects of this side
+    cdef public str _start        # the position string it was set up from, None from the empty board
     cdef readonly int size
     cdef readonly str game_type
     cdef readonly str scoring

@@ -670,7 +670,7 @@ import os
 
 from catena.errors import CatenaError, CellError, IllegalMoveError
 from catena.results import Claim, Outcome, PlayoutStats, Ribbon
-from catena._geometry import cells as _cell_names, check_size, parse_cell
+from catena._geometry import cells as _cell_names, check_action, check_size, is_action_id, parse_cell
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -753,7 +753,7 @@ cdef class Position:
     # -- moves -------------------------------------------------------------
 
     cdef int _move_index(self, object move) except -1:
-        """The move index of a Move or a move name, or raise saying what is wrong."""
+        """The move index of a Move, a move name or an action id, or raise saying what is wrong."""
         if isinstance(move, Move):
             if (<Move>move).size != self.size:
                 raise IllegalMoveError(
@@ -764,7 +764,10 @@ cdef class Position:
                 return move_for_name(move, self.size).index
             except CellError as exc:
                 raise IllegalMoveError(str(exc)) from None
-        raise TypeError(f"a move must be a Move or a name like 'F6' or 'button', not {type(move).__name__}")
+        if is_action_id(move):
+            return check_action(move, self._st.ncells, self.size)
+        raise TypeError(f"a move must be a Move, a name like 'F6' or 'button' or an action id, "
+                        f"not {type(move).__name__}")
 
     cdef int _push_index(self, int move) except -1:
         cdef Undo* u
@@ -796,10 +799,15 @@ cdef class Position:
         return 0
 
     def push(self, move):
-        """Play ``move`` (a Move, or a name such as "F6" or "button", any case).
+        """Play ``move``: a Move, a name such as "F6" or "button" (any case), or an
+        action id (the cell index; the button is the number of cells).
 
         Raises IllegalMoveError, saying why, and leaves the position unchanged if
-        the move is not legal here.
+        the move is not legal here (ValueError for an action id out of range).
+
+        >>> pos = Position(size=2)
+        >>> pos.push(3); pos.push(7); pos.move_stack
+        [Move('B2', size=2), Move('button', size=2)]
         """
         cdef int m = self._move_index(move)
         if not is_legal_move(self._st, m):
@@ -840,12 +848,35 @@ cdef class Position:
         return out
 
     def is_legal(self, move):
-        """Whether ``move`` (a Move or a name) is legal here; malformed names are not."""
+        """Whether ``move`` (a Move, a name or an action id) is legal here; malformed
+        names are not, an action id out of range raises ValueError.
+
+        >>> pos = Position(size=2)
+        >>> pos.is_legal(7), pos.is_legal("z9"), pos.is_legal(True)
+        (True, False, False)
+        """
         try:
             m = self._move_index(move)
         except (CatenaError, TypeError):
             return False
         return is_legal_move(self._st, m)
+
+    def legal_action_mask(self):
+        """A numpy bool array over the action ids (cells, then the button): True where
+        the move is legal, as in legal_moves().
+
+        >>> mask = Position(size=2).legal_action_mask()
+        >>> mask.shape, int(mask.sum())
+        ((8,), 8)
+        """
+        import numpy
+        cdef uint16_t moves[MAX_MOVES]
+        cdef int i, n = gen_moves(self._st, moves)
+        mask = numpy.zeros(self._st.ncells + 1, dtype=numpy.bool_)
+        cdef uint8_t[::1] view = mask.view(numpy.uint8)
+        for i in range(n):
+            view[moves[i]] = 1
+        return mask
 
     def _why_illegal(self, int m):
         """A sentence saying why move index ``m`` is illegal (R7, R13, R18-R20)."""
@@ -908,8 +939,9 @@ cdef class Position:
 
     @property
     def ply(self):
-        """Number of moves played."""
-        return self._nundo
+        """Number of moves played (from the empty board, also for a position read by
+        from_string, whose move_stack starts empty)."""
+        return self._st.h.ply
 
     def is_game_over(self):
         """Whether no more moves can be made (R14; R20 in double placement)."""
@@ -956,6 +988,54 @@ cdef class Position:
         """A numpy int8 array over the cells in index order: 0 empty, 1 black, 2 white."""
         import numpy
         return numpy.frombuffer(self._display(), dtype=numpy.int8).copy()
+
+    def _cell_layers(self):
+        """Three bytes objects over the cells: the colour each stone was placed as, the
+        colour shown, and 1 for the stones of bounded ribbons (for catena.observation)."""
+        cdef bytearray placed = bytearray(self._st.ncells), bounded = bytearray(self._st.ncells)
+        cdef uint16_t stones[MAX_CELLS]
+        cdef CellState* C = self._st.cell
+        cdef int c, i, n
+        for c in range(self._st.ncells):
+            placed[c] = C[c].placed
+            if is_ribbon_head(C, c) and C[c].owner:
+                n = ribbon_walk(self._st, c, stones)
+                for i in range(n):
+                    bounded[stones[i]] = 1
+        return bytes(placed), self._display(), bytes(bounded)
+
+    def observation_tensor(self):
+        """numpy float32 planes of this position from the mover's view, shape
+        ``catena.observation_shape(size)``; catena.observation documents the planes.
+
+        >>> Position(size=3).observation_tensor().shape
+        (10, 5, 5)
+        """
+        from catena.observation import observation_tensor
+        return observation_tensor(self)
+
+    def to_string(self):
+        """The position string: rules, stones as placed and as shown, side to move, button,
+        stones left and the last placer (see docs/research.md); from_string reads it back.
+
+        >>> pos = Position(size=2); pos.push("B2"); pos.to_string()
+        '2 komi standard 0 2/1b1/2 w - 1 b'
+        """
+        from catena.notation import position_string
+        return position_string(self)
+
+    @staticmethod
+    def from_string(text):
+        """The position a string of to_string describes, with an empty move_stack.
+
+        Raises ValueError saying what is wrong with a malformed or impossible string.
+
+        >>> pos = Position.from_string("2 komi standard 0 2/1b1/2 w - 1 b")
+        >>> pos.stone_at("B2"), pos.to_move, pos.ply
+        ('black', 'white', 1)
+        """
+        from catena.notation import parse_position_string
+        return parse_position_string(text)
 
     cdef tuple _ribbon_cells(self, int end):
         cdef uint16_t stones[MAX_CELLS]
@@ -1008,6 +1088,7 @@ cdef class Position:
         other.game_type = self.game_type
         other.scoring = self.scoring
         other.komi = self.komi
+        other._start = self._start
         return other
 
     def __copy__(self):
@@ -1018,7 +1099,7 @@ cdef class Position:
 
     def __reduce__(self):
         return (_rebuild, (self.size, self.game_type, self.scoring, self.komi,
-                           [m.name for m in self._moves]))
+                           [m.name for m in self._moves], self._start))
 
     def _consistency_errors(self):
         """Recompute the incrementally kept state from the stones alone and list every
@@ -1161,8 +1242,8 @@ cdef class Position:
         return str(svg(self))
 
 
-def _rebuild(size, game_type, scoring, komi, moves):
-    pos = Position(size, game_type, scoring, komi)
+def _rebuild(size, game_type, scoring, komi, moves, start=None):
+    pos = Position(size, game_type, scoring, komi) if start is None else Position.from_string(start)
     for name in moves:
         pos.push(name)
     return pos

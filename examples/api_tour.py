@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import catena
+from catena.observation import transform_action, transform_tensor
 from catena.players import FlatMonteCarloPlayer
 
 
@@ -68,6 +69,20 @@ def main() -> None:
                                                      catena.SetupError)
     assert picture.startswith("<svg") and fair == 2 and sides and bytes_used <= 2048
     assert move.cell == 4 and random_move in pos.legal_moves() and len(errors) == 3
+
+    # for researchers: action ids, masks, observation tensors, position strings
+    action: int = catena.Move("C3", size=3).index
+    assert catena.Move.from_index(action, 3) == catena.Move("C3", size=3)
+    mask = pos.legal_action_mask()
+    legal_ids: list[int] = [i for i in range(len(mask)) if mask[i]]
+    planes = pos.observation_tensor()
+    shape: tuple[int, int, int] = catena.observation_shape(3)
+    image = transform_tensor(planes, 3)
+    turned: int = transform_action(legal_ids[0], 3, size=3)
+    position_string: str = pos.to_string()
+    back: catena.Position = catena.Position.from_string(position_string)
+    back.push(turned)
+    assert planes.shape == shape == image.shape and back.ply == pos.ply + 1
     print(outcome.winner, result.winner_player, str(pos))
 
 

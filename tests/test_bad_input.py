@@ -149,8 +149,24 @@ def test_moves_after_game_over_are_refused():
 def test_is_legal_never_raises_on_bad_input():
     pos = make(6, DIAGRAM)
     before = snapshot(pos)
-    for bad in ("Z99", "", "F", "6F", None, 3.5, 3, True, b"F6", "D6", "C5", Move("A1", size=3)):
+    for bad in ("Z99", "", "F", "6F", None, 3.5, True, b"F6", "D6", "C5", Move("A1", size=3)):
         assert pos.is_legal(bad) is False
+    assert snapshot(pos) == before
+
+
+def test_action_ids_out_of_range_raise_and_change_nothing():
+    pos = make(6, DIAGRAM)
+    before = snapshot(pos)
+    for bad in (-1, 92, 10**40):
+        with pytest.raises(ValueError, match="out of range"):
+            pos.is_legal(bad)
+        with pytest.raises(ValueError, match="action id"):
+            pos.push(bad)
+        with pytest.raises(ValueError, match="out of range"):
+            Move.from_index(bad, 6)
+    for bad in (True, False, 3.0, "3"):
+        with pytest.raises(TypeError if not isinstance(bad, str) else IllegalMoveError):
+            pos.push(bad)
     assert snapshot(pos) == before
 
 
@@ -200,7 +216,7 @@ def test_unicode_digits_are_refused_as_move_errors(name):
         catena.parse_cell(name, 3)
 
 
-@pytest.mark.parametrize("bad", [3.5, None, 3, True, b"F6", ["F6"], ("F", 6), object()])
+@pytest.mark.parametrize("bad", [3.5, None, True, b"F6", ["F6"], ("F", 6), object()])
 def test_non_str_moves_raise_type_error_naming_the_type(bad):
     pos = make(6, "F6")
     msg = rejects(pos, bad, TypeError, "move", type(bad).__name__)

@@ -10,7 +10,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ["catena", "catena.errors", "catena.effort", "catena.progress", "catena.results", "catena._geometry",
            "catena._position", "catena._mcts", "catena._solver", "catena.game",
            "catena.match", "catena.gtp", "catena.engines", "catena.elo", "catena.players", "catena.record",
-           "catena.solved", "catena.svg", "catena.terminal", "catena.text", "catena.analysis"]
+           "catena.solved", "catena.svg", "catena.terminal", "catena.text", "catena.analysis",
+           "catena.notation", "catena.observation", "catena.openspiel", "catena.pettingzoo", "catena.training"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -33,6 +34,13 @@ def test_tutorial_examples():
                               optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted >= 15
+
+
+def test_research_guide_examples():
+    result = doctest.testfile(str(ROOT / "docs" / "research.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted >= 20
 
 
 def test_every_public_name_has_a_runnable_example():

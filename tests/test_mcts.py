@@ -621,7 +621,9 @@ def test_advance_rejects_illegal_moves_and_changes_nothing():
                      ("E5", IllegalMoveError),         # triangle with D4, D5 (R7)
                      ("Z9", IllegalMoveError),         # not on the board
                      (catena.Move("A1", size=5), IllegalMoveError),
-                     (None, TypeError), (3, TypeError)):
+                     (None, TypeError), (True, TypeError), (3.0, TypeError),
+                     (38, ValueError), (-1, ValueError),          # action ids 0 to 37 on side 4
+                     (catena.parse_cell("D4", 4), IllegalMoveError)):     # D4's action id
         with pytest.raises(exc):
             mcts.advance(bad)
         assert mcts.tree_size == size
