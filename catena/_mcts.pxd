@@ -20,6 +20,8 @@ ctypedef struct Node:
     float value              # sum of rewards for the mover: 1 a win, 0.5 a draw
     float score              # mean final margin of the visits, Black minus White (solver units:
                              # half points; +1/0/-1 under longest ribbon)
+    float utility            # playing for points: score_weight * the margin utility of ``score``
+                             # for the mover against the parent's mean, as of the last visit
     uint32_t amaf_visits     # RAVE: playouts after the parent in which the mover played this move
     float amaf_value         # RAVE: their rewards for the mover
     int32_t lower            # Score Bounded MCTS: proven bounds on Black's final margin under

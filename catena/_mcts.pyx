@@ -114,6 +114,7 @@ cdef void _init_node(Node* n, int move, int mover, int32_t bound) noexcept nogil
     n.visits = 0
     n.value = 0
     n.score = 0
+    n.utility = 0
     n.amaf_visits = 0
     n.amaf_value = 0
     n.lower = -bound
@@ -152,6 +153,15 @@ cdef inline double _score_scale(const Tree* t) noexcept nogil:
     return sqrt(var) if var > 4.0 else 2.0
 
 
+cdef inline float _utility(const Tree* t, const Node* n, const Node* parent, double scale) noexcept nogil:
+    """KataGo-style score utility: score_weight * d / (|d| + scale), d the node's mean
+    margin for its mover less the parent's (so the slope is steepest where the play is)."""
+    cdef double d = n.score - parent.score
+    if n.mover == WHITE:
+        d = -d
+    return t.score_weight * d / (fabs(d) + scale)
+
+
 cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
     """The child to descend to.  For the win: a proven win at once, never a proven
     loss while another child is open.  For points (Score Bounded MCTS): never a
@@ -159,16 +169,15 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
     UCT (or UCT-RAVE) score, with the margin utility added when playing for points."""
     cdef Node* children = &t.nodes[n.first_child]
     cdef int i, best = -1, mover = children[0].mover
-    cdef double score, best_score = -INFINITY, q, a, beta, d
+    cdef double score, best_score = -INFINITY, q, a, beta
     cdef double explore = t.c * sqrt(log(n.visits + 1.0))
     cdef bint rave = t.rave_k > 0, points = t.score_weight > 0
-    cdef double sign = 1.0 if mover == BLACK else -1.0, scale = 0.0
+    cdef bint prune = points and (n.lower > -t.bound or n.upper < t.bound)   # n has a bound
+    cdef double sign = 1.0 if mover == BLACK else -1.0
     cdef Node* ch
-    if points:
-        scale = _score_scale(t)
     for i in range(n.nchildren):
         ch = &children[i]
-        if points:
+        if prune:
             if (ch.upper <= n.lower) if mover == BLACK else (ch.lower >= n.upper):
                 continue
         elif ch.proven:
@@ -183,11 +192,7 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
             a = ch.amaf_value / ch.amaf_visits if ch.amaf_visits else 1.0
             beta = _beta(t, ch.visits)
             q = (1.0 - beta) * q + beta * a
-        if points and ch.visits:
-            # KataGo-style score utility, centred on the parent's mean margin
-            d = sign * (ch.score - n.score)
-            q += t.score_weight * d / (fabs(d) + scale)
-        score = q + explore * _inv_sqrt(ch.visits)
+        score = q + ch.utility + explore * _inv_sqrt(ch.visits)
         if score > best_score:
             best_score = score
             best = i
@@ -229,11 +234,13 @@ cdef void _set_exact(Node* n, int32_t margin) noexcept nogil:
     n.proven = _winner_of(margin)
 
 
-cdef bint _solve_node(Tree* t, Node* n, PosState* p, int64_t budget) noexcept nogil:
+cdef bint _solve_node(Tree* t, Node* n, PosState* p, int64_t budget, int* hint) noexcept nogil:
     """Run the exact solver on ``p`` (the position at ``n``) within ``budget``
-    nodes and keep the bounds it proves; True if ``n``'s bounds changed."""
+    nodes and keep the bounds it proves; True if ``n``'s bounds changed.
+    ``hint`` gets the solver's best move at ``p`` (-1 if none)."""
     cdef int32_t lo, hi
     cdef int64_t nodes
+    hint[0] = -1
     budget = min(budget, t.solver_left)
     if budget < MIN_SOLVER_NODES:             # this search's allowance is spent: a playout instead
         return False
@@ -242,7 +249,7 @@ cdef bint _solve_node(Tree* t, Node* n, PosState* p, int64_t budget) noexcept no
         t.exact = exact_new(SOLVER_TABLE_LOG2)
         if t.exact == NULL:
             return False
-    exact_solve(t.exact, p, budget, <int>n.score, &lo, &hi, &nodes)
+    exact_solve(t.exact, p, budget, <int>n.score, &lo, &hi, &nodes, hint)
     t.solver_calls += 1
     t.solver_nodes += nodes
     t.solver_left -= nodes
@@ -261,20 +268,34 @@ cdef bint _solve_node(Tree* t, Node* n, PosState* p, int64_t budget) noexcept no
 
 
 cdef void _solve_root_moves(Tree* t) noexcept nogil:
-    """Exact endgames at the root: every move's position goes to the solver once."""
+    """Exact endgames at the root: the root's position goes to the solver, then
+    every move's, the solver's best move first (so a solved root has a solved
+    best move), each once, while the search's allowance lasts."""
     cdef Node* root = &t.nodes[0]
     cdef PosState* p = t.scratch
     cdef Node* ch
-    cdef int i, winner
+    cdef int i, k, winner, hint = -1, ignored
     if _settled(t, root) or t.root_state.h.nlegal > t.root_cells:
         return
     if root.first_child < 0:
         pos_copy(p, t.root_state)
         if not _expand(t, root, p):
             return
-    for i in range(root.nchildren):
+    if not root.flags & SOLVER_TRIED:
+        pos_copy(p, t.root_state)
+        _solve_node(t, root, p, t.root_nodes, &hint)
+    for k in range(-1, root.nchildren):
         if t.stop:
             return
+        i = k
+        if k < 0:                                # the hint first
+            for i in range(root.nchildren):
+                if t.nodes[root.first_child + i].move == hint:
+                    break
+            else:
+                continue
+        elif t.nodes[root.first_child + i].move == hint:
+            continue
         ch = &t.nodes[root.first_child + i]
         if ch.lower == ch.upper or ch.flags & SOLVER_TRIED or t.solver_left < MIN_SOLVER_NODES:
             continue
@@ -283,7 +304,7 @@ cdef void _solve_root_moves(Tree* t) noexcept nogil:
         if p.h.over:
             _set_exact(ch, _final_margin(p, &winner))
         else:
-            _solve_node(t, ch, p, t.root_nodes)
+            _solve_node(t, ch, p, t.root_nodes, &ignored)
     _bounds_from_children(t, root)
 
 
@@ -292,7 +313,7 @@ cdef void _iterate(Tree* t) noexcept nogil:
     cdef int32_t* path = t.path
     cdef Node* n = &t.nodes[0]
     cdef Node* ch
-    cdef int depth = 0, winner, d, i, mover
+    cdef int depth = 0, winner, d, i, mover, hint
     cdef int32_t ci, margin
     cdef bint rave = t.rave_k > 0, new_bounds = False
     pos_copy(p, t.root_state)
@@ -319,7 +340,7 @@ cdef void _iterate(Tree* t) noexcept nogil:
                 new_bounds = True
             break
         if n.visits == 0 and p.h.nlegal <= t.exact_cells and not n.flags & SOLVER_TRIED:
-            new_bounds |= _solve_node(t, n, p, t.leaf_nodes)
+            new_bounds |= _solve_node(t, n, p, t.leaf_nodes, &hint)
     if _settled(t, n):
         winner = n.proven
         # exact, or (playing for the win) the bound that decides the winner
@@ -332,11 +353,14 @@ cdef void _iterate(Tree* t) noexcept nogil:
             winner = _winner_of(margin)
     t.margin_sum += margin
     t.margin_sq += <double>margin * margin
+    cdef double scale = _score_scale(t) if t.score_weight > 0 else 0.0
     for d in range(depth, -1, -1):
         n = &t.nodes[path[d]]
         n.visits += 1
         n.value += _reward(winner, n.mover)
         n.score += (margin - n.score) / n.visits
+        if d > 0 and scale > 0:
+            n.utility = _utility(t, n, &t.nodes[path[d - 1]], scale)
         if rave and n.first_child >= 0:
             mover = t.nodes[n.first_child].mover
             for i in range(n.nchildren):

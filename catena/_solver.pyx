@@ -545,14 +545,16 @@ cdef void exact_free(void* handle) noexcept nogil:
 
 
 cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
-                     int32_t* lower, int32_t* upper, int64_t* nodes) noexcept nogil:
+                     int32_t* lower, int32_t* upper, int64_t* nodes, int* move) noexcept nogil:
     """Solve ``p`` (not over) within ``max_nodes``: 1 if solved, else 0.
 
     ``lower``/``upper`` get the bounds proven on Black's margin in the solver's
     units (half points; +1/0/-1 under longest ribbon), +-EXACT_UNBOUNDED where
-    nothing is proven; ``guess`` starts MTD(f).  ``p`` is restored, its solver
-    key refreshed.  The table keeps its entries for later calls on positions of
-    the same game (a table must not be shared across komi, scoring or game type).
+    nothing is proven; ``guess`` starts MTD(f); ``move`` the table's best move
+    at ``p`` (-1 if none): a hint to try first, not a proof.  ``p`` is restored,
+    its solver key refreshed.  The table keeps its entries for later calls on
+    positions of the same game (a table must not be shared across komi, scoring
+    or game type).
     """
     cdef Solver* s = <Solver*>handle
     _refresh_keys(p)
@@ -568,4 +570,19 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     lower[0] = s.lower
     upper[0] = s.upper
     nodes[0] = s.nodes
+    move[0] = _hint_move(s, p)
     return s.lower == s.upper
+
+
+cdef int _hint_move(Solver* s, PosState* p) noexcept nogil:
+    """The best move the table holds for ``p``, in ``p``'s frame, or -1."""
+    cdef int sym = 0
+    cdef uint64_t key
+    if p.h.nblack_stones + p.h.nwhite_stones <= s.sym_stones:
+        key = _symmetric_key(p, &sym)
+    else:
+        key = p.h.key ^ p.h.bounded_key
+    cdef Entry* e = _probe(s, key)
+    if e == NULL or e.move == NO_MOVE:
+        return -1
+    return e.move if e.move == p.ncells else p.geo.sym_inverse[sym][e.move]

@@ -766,7 +766,7 @@ def test_game_play_with_mcts_players(game_type, scoring):
             position = game.position
             own = MCTS(seed=seed2).search(position, iterations=budget)
             black = own.value if position.to_move == "black" else 1.0 - own.value
-            entry.append(black)
+            entry.append((own.score, black))
         log.append(entry)
 
     game = Game(size=3, game_type=game_type, scoring=scoring)
@@ -792,9 +792,14 @@ def test_game_play_with_mcts_players(game_type, scoring):
     assert all(k == "move" for k in kinds[2 if game_type != "double" else 0:])
 
     if game_type != "double":
-        _, _, colour, _, black_value = next(e for e in log if e[1] == "colour")
-        expected = "black" if black_value >= 0.5 else "white"
-        assert colour == expected, (colour, black_value)
+        # the colour the margin favours (the win rate under longest ribbon, which has none)
+        _, _, colour, _, (margin, black_value) = next(e for e in log if e[1] == "colour")
+        assert (margin is None) == (scoring == "longest")
+        if margin:
+            expected = "black" if margin > 0 else "white"
+        else:
+            expected = "black" if black_value >= 0.5 else "white"
+        assert colour == expected, (colour, margin, black_value)
         assert out.p1_colour == other(colour)
 
     # the outcome is consistent per colour and per player
