@@ -517,12 +517,16 @@ cdef class MCTS:
 
     Exact endgames: a leaf whose position has at most ``exact_cells`` legal
     cells is handed to the exact solver (under a node budget) instead of a
-    playout, and when the root has at most ``exact_cells + 6`` every root move
-    is solved first, with a larger budget (0 turns both off).
+    playout, and when the root has at most ``exact_cells + 6`` the root and
+    then each root move are solved first, with a larger budget (0 turns both
+    off).  A search's solver nodes are capped at 30 per iteration (a million a
+    second under a time budget), so the solver takes at most about twice the
+    time of the playouts it replaces: from 10,000 iterations the whole side-3
+    board is solved at the root.
 
     >>> import catena
     >>> mcts = catena.MCTS(seed=1)
-    >>> result = mcts.search(catena.Position(size=3), iterations=2000)
+    >>> result = mcts.search(catena.Position(size=3), iterations=10_000)
     >>> result.exact, result.scores[result.best_move]      # side 3 is solved at the root
     (10.5, 10.5)
     """

@@ -8,7 +8,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = ["catena", "catena.errors", "catena.results", "catena._geometry", "catena._position", "catena._mcts", "catena._solver", "catena.game",
-           "catena.match", "catena.players", "catena.record", "catena.solved", "catena.svg", "catena.text"]
+           "catena.match", "catena.players", "catena.points", "catena.record", "catena.solved", "catena.svg", "catena.text"]
 
 
 @pytest.mark.parametrize("name", MODULES)
