@@ -44,8 +44,9 @@ ctypedef struct Tree:
     int stop                 # set from another thread (Ctrl-C) to end the current search
     double score_weight      # weight of the margin in selection; 0: win/loss only (longest: 0)
     int32_t bound            # the widest bound: margins lie in [-bound, bound]
-    double margin_sum        # the root's playout margins: sum and sum of squares, for the
-    double margin_sq         # scale of the margin utility
+    double margin_count      # the margins backed up in this tree (over all its roots): count,
+    double margin_sum        # sum and sum of squares, for the scale of the margin utility
+    double margin_sq
     void* exact              # the exact solver (its own table), made when first needed
     int exact_cells          # solve a leaf's position when it has at most this many legal cells
     int root_cells           # solve every root move when the root has at most this many
