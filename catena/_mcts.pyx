@@ -33,7 +33,7 @@ from catena.results import SearchResult
 cdef enum:
     MAX_DEPTH = MAX_MOVES + 2
     TABLE_SIZE = 4096            # visit counts below this read square roots from tables
-    NO_BOUND = 1 << 29           # Node bounds before anything is proven (beyond any margin)
+    NO_BOUND = EXACT_UNBOUNDED   # Node bounds before anything is proven: the solver's, beyond any margin
     SOLVER_TABLE_LOG2 = 17       # the exact solver's table: 2**17 buckets of two entries (6 MB)
     ROOT_EXTRA_CELLS = 6         # every root move is solved when the root has exact_cells + 6 legal cells
     LEAF_SOLVER_NODES = 20000    # solver budget at a leaf (exact_cells=14 needs about 7,000 nodes, at
@@ -218,6 +218,12 @@ cdef bint _bounds_from_children(Tree* t, Node* n) noexcept nogil:
         for i in range(1, n.nchildren):
             lo = min(lo, children[i].lower)
             hi = min(hi, children[i].upper)
+    return _tighten(n, lo, hi)
+
+
+cdef bint _tighten(Node* n, int32_t lo, int32_t hi) noexcept nogil:
+    """Narrow ``n``'s bounds to [lo, hi] where that is tighter (both are proven);
+    True if they changed."""
     lo = max(lo, n.lower)
     hi = min(hi, n.upper)
     if lo == n.lower and hi == n.upper:
@@ -253,18 +259,7 @@ cdef bint _solve_node(Tree* t, Node* n, PosState* p, int64_t budget, int* hint) 
     t.solver_calls += 1
     t.solver_nodes += nodes
     t.solver_left -= nodes
-    if lo <= -EXACT_UNBOUNDED:
-        lo = n.lower
-    if hi >= EXACT_UNBOUNDED:
-        hi = n.upper
-    lo = max(lo, n.lower)
-    hi = min(hi, n.upper)
-    if lo == n.lower and hi == n.upper:
-        return False
-    n.lower = lo
-    n.upper = hi
-    n.proven = _proven_of(lo, hi)
-    return True
+    return _tighten(n, lo, hi)
 
 
 cdef void _solve_root_moves(Tree* t) noexcept nogil:

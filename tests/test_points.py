@@ -14,22 +14,13 @@ import catena
 from catena import MCTS, Game, Position
 from catena.players import MCTSPlayer
 from catena.points import build_points_set, measure
+from test_mcts import random_endgame
 
 SIGN = {"black": 1, "white": -1}
 
 
 def solved(pos):
     return catena.solve(pos).value
-
-
-def random_endgame(size, game_type, scoring, komi, rng, max_legal):
-    """Random play from the empty board until at most ``max_legal`` moves are legal (game on)."""
-    while True:
-        pos = Position(size, game_type, scoring, komi)
-        while not pos.is_game_over() and len(pos.legal_moves()) > max_legal:
-            pos.push(rng.choice(pos.legal_moves()))
-        if not pos.is_game_over():
-            return pos
 
 
 def move_values(pos):
