@@ -12,9 +12,12 @@ class MCTS:
     rave_k: float
     expand_visits: int
     max_nodes: int
+    score_weight: float
+    exact_cells: int
     def __init__(self, seed: Optional[int] = None, c: Optional[float] = None, threads: int = 1,
                  rave: bool = True, rave_k: float = 300.0, expand_visits: int = 1,
-                 max_nodes: int = 2_000_000) -> None: ...
+                 max_nodes: int = 2_000_000, score_weight: float = 0.2,
+                 exact_cells: int = 14) -> None: ...
     def search(self, pos: Position, iterations: Optional[int] = None,
                seconds: Optional[float] = None) -> SearchResult: ...
     def advance(self, move: Union[Move, str, int]) -> None: ...

@@ -489,3 +489,106 @@ def _points(half_points, longest):
     if abs(half_points) >= INF:
         return None
     return half_points if longest else half_points / 2.0
+
+
+# ---------------------------------------------------------------------------
+# C entry point for other core modules (declared in _solver.pxd): MCTS solves its
+# endgames with it, without the GIL.  Kept apart from the internals above.
+
+from catena._position cimport SCORING_SQUARE
+
+
+cdef void _refresh_keys(PosState* p) noexcept nogil:
+    """Recompute the solver key and the bounded ribbons' part from the stones: a
+    position made by copy-make playouts (play_move) leaves them stale."""
+    cdef const Geometry* g = p.geo
+    cdef int c, e, length, worth, owner
+    cdef uint64_t key = g.zobrist_button[p.h.button], bounded_key = 0
+    cdef int32_t bounded = 0
+    if p.h.to_move == WHITE:
+        key ^= g.zobrist_white_to_move
+    if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
+        key ^= g.zobrist_second_stone
+    for c in range(p.ncells):
+        if not p.cell[c].placed:
+            continue
+        key ^= g.key_stone[c]
+        if not is_ribbon_head(p.cell, c):
+            continue
+        e = p.cell[c].other_end
+        owner = p.cell[c].owner
+        length = p.cell[c].length
+        if owner == 0:
+            key ^= ribbon_key(g, c, e, p.cell[c].nblack)
+        elif p.scoring == SCORING_LONGEST:
+            bounded_key += g.key_bounded[length][owner]
+        else:
+            worth = length * length if p.scoring == SCORING_SQUARE else length
+            bounded += worth if owner == BLACK else -worth
+    p.h.key = key
+    p.h.bounded_key = bounded_key
+    p.h.bounded = bounded
+
+
+cdef void* exact_new(int table_log2) noexcept nogil:
+    """A solver with a table of 2 ** table_log2 buckets; NULL if out of memory."""
+    cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
+    if s == NULL:
+        return NULL
+    s.table = <Entry*>calloc(2 << table_log2, sizeof(Entry))
+    if s.table == NULL:
+        free(s)
+        return NULL
+    s.mask = (<uint64_t>1 << table_log2) - 1
+    return s
+
+
+cdef void exact_free(void* handle) noexcept nogil:
+    cdef Solver* s = <Solver*>handle
+    if s != NULL:
+        free(s.table)
+        free(s)
+
+
+cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
+                     int32_t* lower, int32_t* upper, int64_t* nodes, int* move) noexcept nogil:
+    """Solve ``p`` (not over) within ``max_nodes``: 1 if solved, else 0.
+
+    ``lower``/``upper`` get the bounds proven on Black's margin in the solver's
+    units (half points; +1/0/-1 under longest ribbon), +-EXACT_UNBOUNDED where
+    nothing is proven; ``guess`` starts MTD(f); ``move`` the table's best move
+    at ``p`` (-1 if none): a hint to try first, not a proof.  ``p`` is restored,
+    its solver key refreshed.  The table keeps its entries for later calls on
+    positions of the same game (a table must not be shared across komi, scoring
+    or game type).
+    """
+    cdef Solver* s = <Solver*>handle
+    _refresh_keys(p)
+    s.longest = p.scoring == SCORING_LONGEST
+    s.sym_stones = p.ncells // 3
+    s.nodes = 0
+    s.max_nodes = max_nodes
+    s.deadline = 0
+    s.stop = STOP_NONE
+    s.lower = -INF
+    s.upper = INF
+    _mtdf(s, p, guess)
+    lower[0] = s.lower
+    upper[0] = s.upper
+    nodes[0] = s.nodes
+    move[0] = _hint_move(s, p)
+    return s.lower == s.upper
+
+
+cdef int _hint_move(Solver* s, PosState* p) noexcept nogil:
+    """The best move the table holds for ``p``, in ``p``'s frame, or -1."""
+    cdef int sym = 0
+    cdef uint64_t key
+    if p.h.nblack_stones + p.h.nwhite_stones <= s.sym_stones:
+        key = _symmetric_key(p, &sym)
+    else:
+        key = p.h.key ^ p.h.bounded_key
+    cdef Entry* e = _probe(s, key)
+    if e == NULL or e.move == NO_MOVE:
+        return -1
+    return e.move if e.move == p.ncells else p.geo.sym_inverse[sym][e.move]

@@ -239,6 +239,17 @@ class GameResult:
     failure: Optional[str]
     game: Game
 
+    @property
+    def a_margin(self) -> Optional[float]:
+        """A's final score minus B's, for a game played to its end under a scoring with
+        scores (None after a failure or under longest-ribbon scoring)."""
+        pos = self.game.position
+        outcome = None if self.failure or pos is None else pos.outcome()
+        if outcome is None or outcome.black_score is None or outcome.white_score is None:
+            return None
+        margin = outcome.black_score - outcome.white_score
+        return margin if self.a_colour == "black" else -margin
+
 
 def _game_of(opening: Opening, moves: list[str]) -> Game:
     """The catena Game of a match game: P1 plays Black (chooses the komi, or places the
@@ -394,6 +405,10 @@ class MatchReport:
                          f"lost {self.count(0.0)} (score {self.a_points / games:.1%})")
             lines.append(f"A as black {sum(r.a_points for r in as_black):g}/{len(as_black)}, "
                          f"as white {sum(r.a_points for r in as_white):g}/{len(as_white)}")
+            margins = [m for m in (r.a_margin for r in self.results) if m is not None]
+            if margins:
+                lines.append(f"A's margin: {sum(margins) / len(margins):+.2f} points a game "
+                             f"(A's score minus B's, {len(margins)} games)")
         stats = self.pair_stats
         lines.append(f"pairs by A's points (0, 1/2, 1, 3/2, 2): {' '.join(map(str, stats.counts))}")
         lines.append(f"Elo of A over B: {stats}")

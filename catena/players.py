@@ -108,11 +108,16 @@ class MCTSPlayer:
 
     ``iterations`` and/or ``seconds`` is the budget per decision; other keywords
     go to MCTS.  The tree is kept between moves (the moves played since the last
-    search are replayed on it).  As P1 it chooses the komi whose worse colour is
-    best for it (the komi that brings Black's value nearest one half, found by
-    bisection, as Black's value falls with komi); in a no-komi game its opening
-    stone is the one whose value is nearest one half; as P2 it takes the colour
-    with the higher value.
+    search are replayed on it).  The setup decisions use the search's expected
+    margin (Black minus White), or the win rate under longest-ribbon scoring,
+    which has no margin.  As P1 it chooses the komi whose worse colour is best
+    for it: komi only moves the margin (White gains it point for point), so one
+    search of the empty board at komi 0 gives the margin m and the bid is the
+    largest komi below m (Black still wins, by the least), as ``fair_komi`` does
+    with exact values; under longest ribbon the komi that brings Black's win
+    rate nearest one half, by bisection.  In a no-komi game its opening stone is
+    the one whose margin (win rate) is nearest an even game; as P2 it takes the
+    colour the margin (win rate) favours.
 
     >>> import catena
     >>> player = MCTSPlayer(iterations=300, seed=1)
@@ -154,15 +159,25 @@ class MCTSPlayer:
         if position.game_type == "nokomi" and position.ply == 0:
             # P1's opening stone: P2 will take the better colour, so aim for balance
             visited = [m for m, n in result.visits.items() if n >= max(1, result.iterations // 200)]
-            move = min(visited or result.visits, key=lambda m: abs(result.values[m] - 0.5))
+            if result.scores:
+                move = min(visited or result.scores, key=lambda m: abs(result.scores[m]))
+            else:
+                move = min(visited or result.visits, key=lambda m: abs(result.values[m] - 0.5))
         return move
 
     def _black_value(self, position: Position) -> float:
         result = self._search(position)
         return float(result.value) if position.to_move == "black" else 1.0 - result.value
 
+    def _black_margin(self, position: Position) -> Optional[float]:
+        """Black's expected margin in points (None under longest ribbon)."""
+        return self._search(position).score
+
     def choose_komi(self, game: Game) -> int:
         low, high = 0, 1000 if game.scoring == "square" else 15
+        margin = self._black_margin(Position(game.size, game.game_type, game.scoring, 0))
+        if margin is not None:
+            return max(low, min(high, math.ceil(margin) - 1))
 
         def black_value(komi: int) -> float:
             return self._black_value(Position(game.size, game.game_type, game.scoring, komi))
@@ -178,5 +193,8 @@ class MCTSPlayer:
 
     def choose_colour(self, game: Game) -> str:
         assert game.position is not None
+        margin = self._black_margin(game.position)
+        if margin is not None and margin != 0:
+            return "black" if margin > 0 else "white"
         black = self._black_value(game.position)
         return "black" if black >= 0.5 else "white"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
@@ -87,10 +87,19 @@ class SearchResult:
     ``winner`` is then "black", "white" or "draw".  ``value`` is the mean
     reward of the player to move over all root visits.
 
+    Margins are Black's score minus White's in points, as ``SolveResult.value``
+    (None or empty under longest-ribbon scoring): ``scores`` maps each root move
+    to its expected final margin (exact when the move is solved; the root's
+    mean for a move not yet visited), ``score`` is the expected margin of the
+    position with ``best_move``, and ``exact`` the root's exact margin once the
+    search has proven it (else None).
+
     >>> import catena
     >>> result = catena.MCTS(seed=1).search(catena.Position(size=1), iterations=10)
     >>> result.proven, result.winner, str(result.best_move)
     (True, 'black', 'A1')
+    >>> result.exact, result.score                    # fact F2: Black 1, White 0.5
+    (0.5, 0.5)
     """
 
     best_move: Move
@@ -102,6 +111,9 @@ class SearchResult:
     proven: bool
     winner: Optional[str]
     value: float
+    score: Optional[float] = None
+    scores: dict[Move, float] = field(default_factory=dict)
+    exact: Optional[float] = None
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,12 @@ def main() -> None:
     stats: catena.PlayoutStats = catena.random_playouts(pos, 100, seed=1)
     assert nodes > 0 and stats.games == 100
 
-    search: catena.SearchResult = catena.MCTS(seed=1).search(pos, iterations=500)
+    search: catena.SearchResult = catena.MCTS(seed=1, score_weight=0.5).search(pos, iterations=500)
     best: catena.Move = search.best_move
+    margin: float | None = search.score
+    margins: dict[catena.Move, float] = search.scores
+    exact: float | None = search.exact
+    assert margin is not None and best in margins and exact is None
     solved: catena.SolveResult = catena.solve(pos, max_seconds=30)
     assert solved.solved and best in pos.legal_moves()
 

@@ -457,18 +457,36 @@ def _win_in_one_sample():
     return sample
 
 
+def best_moves(pos):
+    """(moves that keep the best result, moves that keep the best margin) of ``pos`` by
+    ``catena.solve`` after each move; under longest ribbon (no margin) both are the first."""
+    sign = 1 if pos.to_move == "black" else -1
+    rank = {"black": 1, "draw": 0, "white": -1}
+    values = {}
+    for move in pos.legal_moves():
+        after = pos.copy()
+        after.push(move)
+        result = catena.solve(after)
+        values[move] = (sign * rank[result.winner], sign * (result.value or 0))
+    top = max(values.values())
+    return {m for m, v in values.items() if v[0] == top[0]}, {m for m, v in values.items() if v == top}
+
+
 def test_plays_win_in_one():
-    """Where some moves end the game with a win for the mover (and others don't), MCTS plays one."""
+    """Where some moves end the game with a win for the mover (and others don't), MCTS plays for
+    the win (score_weight=0) one of them; playing for points, a move with the best exact margin."""
     # hand-built: side 1, placing A1 wins (F2); taking the button loses
     pos = Position(1)
     assert immediate(pos)[0] == {catena.Move("A1", size=1)}
     for options in (dict(), dict(rave=False)):
         assert MCTS(seed=0, **options).search(pos, iterations=50).best_move.name == "A1"
     for i, (pos, win) in enumerate(_win_in_one_sample()):
-        for options in (dict(), dict(rave=False), dict(threads=2)):
+        winning, best = best_moves(pos)
+        for options in (dict(), dict(rave=False), dict(threads=2), dict(score_weight=0)):
             result = MCTS(seed=i, **options).search(pos, iterations=2000)
-            assert result.best_move in win, (pos, options, result.best_move, win)
             assert result.proven and result.winner == pos.to_move
+            wanted = winning if options.get("score_weight") == 0 else best
+            assert result.best_move in wanted, (pos, options, result.best_move, wanted)
 
 
 def _loss_in_one_sample():
@@ -541,11 +559,15 @@ def test_tie_rule_decides_the_win():
     for i, (pos, trap, win, ties) in enumerate(sample):
         for claim, black, white in ties:                  # the brute-force view of the tie
             assert black == white and claim.owner == other(pos.to_move)
-        for options in (dict(), dict(rave=False)):
+        winning, best = best_moves(pos)
+        assert win <= winning
+        for options in (dict(), dict(rave=False), dict(score_weight=0)):
             for seed in range(3):
                 result = MCTS(seed=100 * i + seed, **options).search(pos, iterations=2000)
                 assert result.best_move != trap, (pos, trap)
-                assert result.best_move in win, (pos, result.best_move, win)
+                # for the win: a winning move; for points: one with the best margin
+                wanted = winning if options.get("score_weight") == 0 else best
+                assert result.best_move in wanted, (pos, result.best_move, wanted)
 
 
 # ---------------------------------------------------------------- 5. tree reuse
@@ -670,7 +692,7 @@ def test_advance_to_the_end_of_the_game():
         mcts.advance(Position(3).legal_moves()[0])
     with pytest.raises(CatenaError):
         mcts.search(pos, iterations=10)
-    assert mcts.search(Position(3), iterations=100).iterations == 100
+    assert mcts.search(Position(4), iterations=100).iterations == 100
 
 
 # ---------------------------------------------------------------- 6. threads
@@ -689,7 +711,9 @@ def test_two_threads_merge_two_trees(rave):
     # thread 0 is the single-thread tree of the same seed; thread 1 adds to it
     one = MCTS(seed=77, rave=rave).search(pos, iterations=budget)
     assert all(result.visits[m] >= one.visits[m] for m in one.visits)
-    assert result.pv == one.pv                           # the pv is thread 0's
+    assert result.pv[0] == result.best_move              # the pv: the merged choice, then thread 0's line
+    if result.best_move == one.best_move:
+        assert result.pv == one.pv
     check_result(pos, result, budget, threads=2)
 
 
@@ -744,7 +768,7 @@ def test_game_play_with_mcts_players(game_type, scoring):
             position = game.position
             own = MCTS(seed=seed2).search(position, iterations=budget)
             black = own.value if position.to_move == "black" else 1.0 - own.value
-            entry.append(black)
+            entry.append((own.score, black))
         log.append(entry)
 
     game = Game(size=3, game_type=game_type, scoring=scoring)
@@ -770,9 +794,14 @@ def test_game_play_with_mcts_players(game_type, scoring):
     assert all(k == "move" for k in kinds[2 if game_type != "double" else 0:])
 
     if game_type != "double":
-        _, _, colour, _, black_value = next(e for e in log if e[1] == "colour")
-        expected = "black" if black_value >= 0.5 else "white"
-        assert colour == expected, (colour, black_value)
+        # the colour the margin favours (the win rate under longest ribbon, which has none)
+        _, _, colour, _, (margin, black_value) = next(e for e in log if e[1] == "colour")
+        assert (margin is None) == (scoring == "longest")
+        if margin:
+            expected = "black" if margin > 0 else "white"
+        else:
+            expected = "black" if black_value >= 0.5 else "white"
+        assert colour == expected, (colour, margin, black_value)
         assert out.p1_colour == other(colour)
 
     # the outcome is consistent per colour and per player
