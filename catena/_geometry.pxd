@@ -34,11 +34,18 @@ ctypedef struct Geometry:
     uint64_t key_bounded[MAX_CELLS + 1][3]    # solver key, longest ribbon: a bounded ribbon of a length and owner
     int16_t sym_inverse[NUM_SYMMETRIES][MAX_CELLS]  # sym_inverse[k][sym[k][c]] == c
     uint16_t wbase[MAX_CELLS + 1]             # a cell's neighbourhood window: base bit (its lowest
-                                              # neighbour; 0 for the ghost cell) ...
-    uint64_t nbw[MAX_CELLS + 1]               # ... and its neighbours as bits from that base (spans
-                                              # stay below 57 bits: see _bitboard.pxd)
+                                              # neighbour rounded down to a multiple of 8; 0 for
+                                              # the ghost cell) ...
+    uint64_t nbw[MAX_CELLS + 1]               # ... and its neighbours as bits from that base (below
+                                              # bit 63: see _bitboard.pxd)
     uint8_t nbbit[MAX_CELLS + 1][6]           # bit of nb6[c][i] in c's window; 63 (never in nbw)
                                               # for the ghost padding
+    uint8_t slot_of_bit[MAX_CELLS + 1][64]    # the inverse: i such that nbbit[c][i] == bit (for
+                                              # neighbours' bits only)
+    uint64_t common[MAX_CELLS + 1][6]         # cells next to both c and nb6[c][i], in c's window
+    uint8_t nbw_word[MAX_CELLS + 1]           # nbw[c] at its place on the board: word nbw_word[c]
+    uint64_t nbw_low[MAX_CELLS + 1]           # gets nbw_low[c], the next word nbw_high[c]
+    uint64_t nbw_high[MAX_CELLS + 1]
 
 cdef const Geometry* geometry_for(int size) except NULL
 

@@ -4,9 +4,9 @@
 #
 # Ribbons are simple paths, so a ribbon is known by its two ends: each end
 # stores the other end, the length and the black count.  A stone's ribbon
-# neighbours are exactly its adjacent stones, and every cell keeps the count and
-# the XOR of the indices of its adjacent stones: for a stone that XOR, together
-# with the previous stone, gives the next one along the path.
+# neighbours are exactly its adjacent stones, and every stone keeps their count and
+# the XOR of their indices: that XOR, together with the previous stone, gives the
+# next one along the path.
 #
 # Beside the cells, four bitboards (legal, stones, at least one and at least two
 # stone neighbours) give the cells a placement makes illegal as ANDs of windows,
@@ -44,9 +44,10 @@ cdef enum:
 ctypedef struct CellState:
     uint8_t placed       # EMPTY, or the colour the stone was placed as
     uint8_t legal        # 1 while a placement here is legal (R7)
-    uint8_t nstones      # adjacent stones; for a stone, its ribbon neighbours (0..2)
+    uint8_t nstones      # for a stone: its adjacent stones, its ribbon neighbours (0..2)
+                         # (for an empty cell stale: the n1/n2 bitboards count those)
     uint8_t owner        # at a ribbon end: 0 while unbounded, else who claimed it (R12)
-    uint16_t nbxor       # XOR of the indices of the adjacent stones
+    uint16_t nbxor       # for a stone: XOR of the indices of its adjacent stones
     uint16_t other_end   # at a ribbon end: the other end (itself for a singleton)
     uint16_t length      # at a ribbon end: stones in the ribbon
     uint16_t nblack      # at a ribbon end: stones in it placed as black
