@@ -173,7 +173,7 @@ def report(quick: bool = False, callgrind: bool = True, out=print) -> None:
             costs = placement_costs(size, 200 if quick else 2000)
             put("instructions/placement (callgrind)", size,
                 "no valgrind" if costs is None else f"{costs['instructions']:.0f}")
-            put("branch mispredicts/placement (cachegrind)", size,
+            put("mispredicts/placement (cachegrind)", size,
                 "no valgrind" if costs is None else f"{costs['mispredicts']:.2f}")
     sig = signature()
     put("signature (perft nodes, placements)", 6, f"{sig['perft_nodes']}, {sig['placements']}")
