@@ -1,9 +1,11 @@
-"""Machine instructions per placement in random playouts, counted by callgrind.
+"""Machine instructions and simulated branch mispredicts per placement in random
+playouts, counted by valgrind.
 
-Runs the same script twice under ``valgrind --tool=callgrind`` with two numbers
-of playouts and divides the difference in instructions by the difference in
-placements, so start-up and import costs cancel.  Instruction counts do not move
-with machine noise.
+Runs the same script twice under ``valgrind --tool=cachegrind --branch-sim=yes``
+with two numbers of playouts and divides the differences in instructions and
+mispredicts by the difference in placements, so start-up and import costs cancel.
+These counts do not move with machine noise (callgrind counts the same
+instructions; cachegrind also simulates a branch predictor).
 
     python bench/callgrind.py [--size 6] [--playouts 2000]
 """
@@ -26,28 +28,40 @@ print("PLACEMENTS", stats.placements)
 """
 
 
-def _run(size: int, playouts: int, workdir: str) -> tuple[int, int]:
-    out_file = os.path.join(workdir, f"callgrind.{playouts}.out")
+def _count(label: str, text: str) -> int:
+    return int(re.search(label + r":\s+([\d,]+)", text).group(1).replace(",", ""))
+
+
+def _run(size: int, playouts: int, workdir: str) -> tuple[int, int, int]:
     script = os.path.join(workdir, "playouts.py")
     with open(script, "w") as handle:
         handle.write(SCRIPT)
     proc = subprocess.run(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
+         f"--cachegrind-out-file={os.path.join(workdir, 'cachegrind.out')}",
          sys.executable, script, str(size), str(playouts)],
-        capture_output=True, text=True, check=True)
+        capture_output=True, text=True, check=True,
+        env=dict(os.environ, PYTHONHASHSEED="0"))     # the same start-up work in both runs
     placements = int(re.search(r"PLACEMENTS (\d+)", proc.stdout).group(1))
-    instructions = int(re.search(r"Collected : (\d+)", proc.stderr).group(1))
-    return instructions, placements
+    return _count("I +refs", proc.stderr), _count("Mispredicts", proc.stderr), placements
+
+
+def placement_costs(size: int = 6, playouts: int = 2000) -> dict[str, float] | None:
+    """Instructions and simulated branch mispredicts per placement, or None when
+    valgrind is not installed."""
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as workdir:
+        low = _run(size, playouts // 10, workdir)
+        high = _run(size, playouts, workdir)
+    placed = high[2] - low[2]
+    return {"instructions": (high[0] - low[0]) / placed, "mispredicts": (high[1] - low[1]) / placed}
 
 
 def instructions_per_placement(size: int = 6, playouts: int = 2000) -> float | None:
     """Instructions per placement, or None when valgrind is not installed."""
-    if shutil.which("valgrind") is None:
-        return None
-    with tempfile.TemporaryDirectory() as workdir:
-        low_instr, low_placed = _run(size, playouts // 10, workdir)
-        high_instr, high_placed = _run(size, playouts, workdir)
-    return (high_instr - low_instr) / (high_placed - low_placed)
+    costs = placement_costs(size, playouts)
+    return None if costs is None else costs["instructions"]
 
 
 def main() -> int:
@@ -55,11 +69,12 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=6)
     parser.add_argument("--playouts", type=int, default=2000)
     args = parser.parse_args()
-    result = instructions_per_placement(args.size, args.playouts)
-    if result is None:
+    costs = placement_costs(args.size, args.playouts)
+    if costs is None:
         print("valgrind is not installed")
         return 1
-    print(f"side {args.size}: {result:.0f} instructions per placement")
+    print(f"side {args.size}: {costs['instructions']:.0f} instructions and "
+          f"{costs['mispredicts']:.2f} simulated branch mispredicts per placement")
     return 0
 
 

@@ -1,7 +1,7 @@
 # The hexhex board of side 1..10 (R1-R3): cells, neighbours, symmetries and
 # Zobrist keys, built once per side and shared by every position of that side.
 
-from libc.stdint cimport int16_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
 
 cdef enum:
     MIN_SIZE = 1
@@ -33,8 +33,31 @@ ctypedef struct Geometry:
     uint64_t key_black_count[MAX_CELLS + 1]   # solver key: an unbounded ribbon holds this many black stones
     uint64_t key_bounded[MAX_CELLS + 1][3]    # solver key, longest ribbon: a bounded ribbon of a length and owner
     int16_t sym_inverse[NUM_SYMMETRIES][MAX_CELLS]  # sym_inverse[k][sym[k][c]] == c
+    uint16_t wbase[MAX_CELLS + 1]             # a cell's neighbourhood window: base bit (its lowest
+                                              # neighbour rounded down to a multiple of 8; 0 for
+                                              # the ghost cell) ...
+    uint64_t nbw[MAX_CELLS + 1]               # ... and its neighbours as bits from that base (below
+                                              # bit 63: see _bitboard.pxd)
+    uint8_t nbbit[MAX_CELLS + 1][6]           # bit of nb6[c][i] in c's window; 63 (never in nbw)
+                                              # for the ghost padding
+    uint8_t slot_of_bit[MAX_CELLS + 1][64]    # the inverse: i such that nbbit[c][i] == bit (for
+                                              # neighbours' bits only)
+    uint64_t common[MAX_CELLS + 1][6]         # cells next to both c and nb6[c][i], in c's window
+    uint8_t nbw_word[MAX_CELLS + 1]           # nbw[c] at its place on the board: word nbw_word[c]
+    uint64_t nbw_low[MAX_CELLS + 1]           # gets nbw_low[c], the next word nbw_high[c]
+    uint64_t nbw_high[MAX_CELLS + 1]
 
 cdef const Geometry* geometry_for(int size) except NULL
+
+
+cdef inline uint64_t neighbours_at(const Geometry* g, int q, int base) noexcept nogil:
+    """The neighbours of ``q`` as bits of the window at ``base`` (0 when the two windows
+    are too far apart to share a cell), branch-free."""
+    cdef int d = <int>g.wbase[q] - base
+    cdef uint64_t v = g.nbw[q]
+    cdef uint64_t up = 0ULL - <uint64_t>(d >= 0)
+    cdef uint64_t near = 0ULL - <uint64_t>(<unsigned>(d + 63) < 127)
+    return (((v << (d & 63)) & up) | ((v >> ((-d) & 63)) & ~up)) & near
 
 cdef class Move:
     cdef readonly int index        # cell index, or ncells for the button

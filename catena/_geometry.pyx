@@ -44,6 +44,41 @@ cdef void _symmetry_image(int n, int k, int c, int r, int* oc, int* orow) noexce
     orow[0] = -y + n
 
 
+cdef int _build_windows(Geometry* g) except -1:
+    """Each cell's neighbourhood window for the position's bitboards: the base is
+    its lowest neighbour rounded down to a multiple of 8, so that a window is one
+    unaligned load, and every neighbour must fall in the window's 64 bits (the
+    widest span is 46 bits, on side 10)."""
+    cdef int cell, i, y, base
+    for cell in range(g.ncells):
+        base = g.ncells
+        for i in range(g.nnb[cell]):
+            base = min(base, g.nb[cell][i])
+        if g.nnb[cell] == 0:            # side 1: the single cell has no neighbours
+            base = 0
+        base &= ~7
+        g.wbase[cell] = base
+        for i in range(6):
+            y = g.nb6[cell][i]
+            if y == g.ncells:
+                g.nbbit[cell][i] = 63
+                continue
+            if y - base > 62:
+                raise AssertionError(f"a neighbourhood of side {g.size} does not fit its window")
+            g.nbbit[cell][i] = y - base
+            g.slot_of_bit[cell][y - base] = i
+            g.nbw[cell] |= 1ULL << (y - base)
+        g.nbw_word[cell] = base >> 6
+        g.nbw_low[cell] = g.nbw[cell] << (base & 63)
+        g.nbw_high[cell] = (g.nbw[cell] >> 1) >> (63 - (base & 63))
+    for i in range(6):
+        g.nbbit[g.ncells][i] = 63
+    for cell in range(g.ncells):
+        for i in range(g.nnb[cell]):
+            g.common[cell][i] = g.nbw[cell] & neighbours_at(g, g.nb[cell][i], g.wbase[cell])
+    return 0
+
+
 cdef Geometry* _build(int n) except NULL:
     cdef Geometry* g = <Geometry*>malloc(sizeof(Geometry))
     if g == NULL:
@@ -77,6 +112,7 @@ cdef Geometry* _build(int n) except NULL:
         for k in range(NUM_SYMMETRIES):
             _symmetry_image(n, k, c, r, &oc, &orow)
             g.sym[k][cell] = g.cell_at[oc][orow]
+    _build_windows(g)
     cdef uint64_t seed = 0xCA7E7A0000000000ULL + <uint64_t>n
     for cell in range(g.ncells):
         g.zobrist_stone[cell][1] = _splitmix64(&seed)

@@ -4,13 +4,19 @@
 #
 # Ribbons are simple paths, so a ribbon is known by its two ends: each end
 # stores the other end, the length and the black count.  A stone's ribbon
-# neighbours are exactly its adjacent stones, and every cell keeps the count and
-# the XOR of the indices of its adjacent stones: for a stone that XOR, together
-# with the previous stone, gives the next one along the path.
+# neighbours are exactly its adjacent stones, and every stone keeps their count and
+# the XOR of their indices: that XOR, together with the previous stone, gives the
+# next one along the path.
+#
+# Beside the cells, four bitboards (legal, stones, at least one and at least two
+# stone neighbours) give the cells a placement makes illegal as ANDs of windows,
+# and each stone counts its legal empty neighbours: a ribbon is bounded (R9)
+# exactly when both its ends count 0.
 
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES
 from catena._rng cimport Rng
+from catena._bitboard cimport BB_WORDS
 
 cdef enum:
     EMPTY = 0
@@ -38,14 +44,16 @@ cdef enum:
 ctypedef struct CellState:
     uint8_t placed       # EMPTY, or the colour the stone was placed as
     uint8_t legal        # 1 while a placement here is legal (R7)
-    uint8_t nstones      # adjacent stones; for a stone, its ribbon neighbours (0..2)
+    uint8_t nstones      # for a stone: its adjacent stones, its ribbon neighbours (0..2)
+                         # (for an empty cell stale: the n1/n2 bitboards count those)
     uint8_t owner        # at a ribbon end: 0 while unbounded, else who claimed it (R12)
-    uint16_t nbxor       # XOR of the indices of the adjacent stones
+    uint16_t nbxor       # for a stone: XOR of the indices of its adjacent stones
     uint16_t other_end   # at a ribbon end: the other end (itself for a singleton)
     uint16_t length      # at a ribbon end: stones in the ribbon
     uint16_t nblack      # at a ribbon end: stones in it placed as black
     uint16_t lidx        # while legal: index in the legal list
-    uint16_t spare       # pads the record to 16 bytes, so a cell's address is a shift
+    uint8_t growth       # for a stone: its legal empty neighbours (0 at both ends: bounded, R9)
+    uint8_t spare        # pads the record to 16 bytes, so a cell's address is a shift
 
 ctypedef struct Header:
     uint64_t hash            # Zobrist key of shown stones, side to move, button, stone of the turn
@@ -73,6 +81,10 @@ ctypedef struct PosState:
     uint8_t game_type        # GAME_*
     uint8_t scoring          # SCORING_*
     Header h
+    uint64_t legal_bb[BB_WORDS]     # the cells whose legal flag is set
+    uint64_t occ_bb[BB_WORDS]       # the stones
+    uint64_t n1_bb[BB_WORDS]        # cells with at least one stone neighbour
+    uint64_t n2_bb[BB_WORDS]        # cells with at least two stone neighbours
     CellState cell[MAX_CELLS + 1]   # ncells cells and the ghost cell (index ncells, never legal,
                                     # never a stone: the padding of neighbour lists) are
                                     # allocated; the legal list (ncells uint16) follows
@@ -85,6 +97,8 @@ ctypedef struct Undo:
     uint8_t nclaimed         # ribbons the move bounded, by one end (after them in the cell list)
     uint16_t saved_cell[MAX_SAVED]
     CellState saved[MAX_SAVED]
+    uint64_t n1_saved[2]     # the two words of n1_bb and n2_bb that the stone's window touched
+    uint64_t n2_saved[2]
     int32_t list_offset      # for stack owners: where this move's cell list starts in their pool
 
 ctypedef struct Result:

@@ -11,8 +11,10 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 
 from catena._geometry cimport (Geometry, MAX_CELLS, MAX_MOVES, Move, geometry_for,
-                               moves_for_size, move_for_name)
+                               moves_for_size, move_for_name, neighbours_at)
 from catena._rng cimport Rng, rng_below, rng_seed, rng_unit
+from catena._bitboard cimport (BB_WORDS, bb_clear, bb_set, bb_test, bb_window, bb_window_or,
+                               highest_bit, lowest_bit, popcount64, popcount_few)
 
 # ---------------------------------------------------------------------------
 # Allocation and set-up
@@ -49,6 +51,7 @@ cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring,
         p.cell[c].legal = 1
         p.cell[c].lidx = c
         L[c] = c
+        bb_set(p.legal_bb, c)
     if game_type == GAME_DOUBLE:
         p.h.hash ^= geo.zobrist_second_stone
     p.h.key = p.h.hash
@@ -72,7 +75,8 @@ cdef inline void _list_remove(PosState* p, uint16_t* L, int c) noexcept nogil:
 
 
 cdef inline void _list_restore(PosState* p, uint16_t* L, int c) noexcept nogil:
-    """Exact inverse of ``_list_remove(c)`` when removals are undone in reverse order."""
+    """Exact inverse of ``_list_remove(c)`` when removals are undone in reverse order;
+    sets the cell's legal flag and bit again."""
     cdef int i = p.cell[c].lidx
     cdef int moved = L[i]
     L[p.h.nlegal] = moved
@@ -80,112 +84,137 @@ cdef inline void _list_restore(PosState* p, uint16_t* L, int c) noexcept nogil:
     L[i] = c
     p.cell[c].lidx = i
     p.cell[c].legal = 1
+    bb_set(p.legal_bb, c)
     p.h.nlegal += 1
 
 
-cdef enum:
-    NO_SOURCE = 0xFFFF       # _collect_newly_illegal: the cell has no single stone to blame
+ctypedef struct KillPlan:
+    # The cells a stone on a legal cell x makes illegal (R7, R8), as groups of
+    # neighbours of one centre cell each, in the order they leave the legal list:
+    # x itself first, then the cells beside x, beside the joined stones a and b when
+    # they stop being ends, and beside the far end of a's ribbon touching the far end
+    # of b's (a ring).  Computed from the position before the stone.
+    int nst                  # stones beside x (0, 1 or 2)
+    int a, b                 # those stones, in neighbour order (-1 when absent)
+    int ngroups
+    int centre[4]
+    uint64_t mask[4]         # bits of the centre's window; the legal ones of them go
 
 
-cdef inline int _take(CellState* C, int y, int source, uint16_t* out, uint16_t* src, int n) noexcept nogil:
-    """Append ``y`` to ``out`` and clear its flag if it is legal (branch-free:
-    random playouts make these tests unpredictable)."""
-    cdef int was_legal = C[y].legal
-    out[n] = y
-    src[n] = source
-    C[y].legal = 0
-    return n + was_legal
+cdef inline void _add_group(KillPlan* k, int centre, uint64_t m) noexcept nogil:
+    """Append a group to ``k`` unless ``m`` is empty (branch-free)."""
+    k.centre[k.ngroups] = centre
+    k.mask[k.ngroups] = m
+    k.ngroups += m != 0
 
 
-cdef inline int _take_if(CellState* C, int y, int cond, int source, uint16_t* out, uint16_t* src,
-                         int n) noexcept nogil:
-    """``_take`` when ``cond`` (which implies that ``y`` is legal) holds, branch-free."""
-    out[n] = y
-    src[n] = source
-    C[y].legal -= cond
-    return n + cond
+cdef inline uint64_t _slot_bits(const Geometry* g, int centre, uint64_t m) noexcept nogil:
+    """The bits of ``m`` (a mask of ``centre``'s window) as neighbour slots: bit ``i``
+    for ``nb6[centre][i]``.  Visiting cells in neighbour order keeps the legal list,
+    and so the random playouts, exactly as they were before bitboards."""
+    cdef const uint8_t* bit = g.nbbit[centre]
+    return (((m >> bit[0]) & 1) | (((m >> bit[1]) & 1) << 1) | (((m >> bit[2]) & 1) << 2)
+            | (((m >> bit[3]) & 1) << 3) | (((m >> bit[4]) & 1) << 4) | (((m >> bit[5]) & 1) << 5))
 
 
-cdef inline void _stone_pair(const Geometry* g, const CellState* C, int x, int* s1, int* s2) noexcept nogil:
-    """The two stones next to ``x`` (which has exactly two), in neighbour order."""
-    cdef int i, y
-    s1[0] = -1
-    for i in range(6):
-        y = g.nb6[x][i]
-        if C[y].placed:
-            if s1[0] < 0:
-                s1[0] = y
-            else:
-                s2[0] = y
-
-
-cdef inline int _collect_newly_illegal(PosState* p, int x, uint16_t* out, uint16_t* src) noexcept nogil:
-    """Clear the legal flag of every cell a stone on legal cell ``x`` makes illegal.
-
-    Writes them to ``out`` (``x`` first) and returns how many; ``src`` gets the
-    stone each was taken beside (``x`` or a joined stone), or NO_SOURCE.  Reads
-    only the state before the stone: counts below are "before" counts.  By R8
-    only cells that are legal now are looked at, and only these can change: the
-    cells around ``x``, the cells around a joined stone that stops being an end,
-    and the cells that touch both far ends of a ribbon ``x`` joins.
-    """
+cdef inline void _kill_plan(const PosState* p, int x, KillPlan* k) noexcept nogil:
+    """Fill ``k`` for a stone on legal cell ``x``.  By R8 only cells around x, around a
+    joined stone that stops being an end, and cells touching both far ends of the ribbon
+    x joins can change, and only the legal ones of them."""
     cdef const Geometry* g = p.geo
-    cdef CellState* C = p.cell
-    cdef int n = 0, i, k, y, s, s1 = -1, s2 = -1, e1, e2, t
-    n = _take(C, x, NO_SOURCE, out, src, n)
-    cdef int nst = C[x].nstones
-    if nst == 0:
+    cdef const CellState* C = p.cell
+    cdef int bx = g.wbase[x], a, b, i, j, e
+    cdef uint64_t legal_x = g.nbw[x] & bb_window(p.legal_bb, bx)
+    cdef uint64_t stones_x = g.nbw[x] & bb_window(p.occ_bb, bx)
+    k.nst = (stones_x != 0) + ((stones_x & (stones_x - 1)) != 0)     # a legal cell touches at most two
+    k.a = -1
+    k.b = -1
+    k.ngroups = 0
+    if k.nst == 0:
         # a singleton: a neighbour with two stones already would touch three
-        for i in range(6):
-            y = g.nb6[x][i]
-            n = _take_if(C, y, C[y].legal & (C[y].nstones >= 2), x, out, src, n)
-    elif nst == 1:
-        s1 = C[x].nbxor
-        e1 = C[s1].other_end
-        for i in range(6):
-            y = g.nb6[x][i]
-            t = C[y].nstones
-            # three stones, a triangle with s1, or a ring through the far end e1
-            n = _take_if(C, y, C[y].legal & ((t >= 2) | ((t == 1) & ((C[y].nbxor == s1) | (C[y].nbxor == e1)))),
-                         x, out, src, n)
-        if C[s1].nstones == 1:          # s1 stops being an end: no more growth beside it
-            for i in range(6):
-                n = _take(C, g.nb6[s1][i], s1, out, src, n)
+        _add_group(k, x, legal_x & bb_window(p.n2_bb, bx))
+    elif k.nst == 1:
+        # three stones, a triangle with a, or a ring through a's far end
+        i = g.slot_of_bit[x][lowest_bit(stones_x)]
+        a = g.nb6[x][i]
+        k.a = a
+        _add_group(k, x, legal_x & (bb_window(p.n2_bb, bx) | g.common[x][i]
+                                    | neighbours_at(g, C[a].other_end, bx)))
+        # a stops being an end unless a singleton: no more growth beside it
+        _add_group(k, a, g.nbw[a] & (0ULL - <uint64_t>(C[a].nstones == 1)))
     else:
-        # x joins two ribbons and is not an end: nothing may touch it (one pass finds the
-        # two stones and takes the empty cells; _stone_pair is the same walk without the takes)
-        for i in range(6):
-            y = g.nb6[x][i]
-            if C[y].placed:
-                if s1 < 0:
-                    s1 = y
-                else:
-                    s2 = y
-            else:
-                n = _take(C, y, x, out, src, n)
-        e1 = C[s1].other_end
-        e2 = C[s2].other_end
-        for k in range(2):
-            s = s1 if k == 0 else s2
-            if C[s].nstones == 1:
-                for i in range(6):
-                    n = _take(C, g.nb6[s][i], s, out, src, n)
+        # x joins two ribbons and is not an end: nothing may touch it
+        i = g.slot_of_bit[x][lowest_bit(stones_x)]
+        j = g.slot_of_bit[x][highest_bit(stones_x)]
+        a = g.nb6[x][min(i, j)]
+        b = g.nb6[x][max(i, j)]
+        k.a = a
+        k.b = b
+        _add_group(k, x, legal_x)
+        _add_group(k, a, g.nbw[a] & (0ULL - <uint64_t>(C[a].nstones == 1)))
+        _add_group(k, b, g.nbw[b] & (0ULL - <uint64_t>(C[b].nstones == 1)))
         # a cell touching both far ends would now close a ring
-        for i in range(6):
-            y = g.nb6[e1][i]
-            n = _take_if(C, y, C[y].legal & (C[y].nstones == 2) & ((C[y].nbxor ^ e1) == e2),
-                         NO_SOURCE, out, src, n)
-    return n
+        e = C[a].other_end
+        _add_group(k, e, g.nbw[e] & neighbours_at(g, C[b].other_end, g.wbase[e]))
 
 
 cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil:
     """Whether a stone on legal cell ``x`` leaves at least one legal cell (R20)."""
-    cdef uint16_t buf[MAX_REMOVED]
-    cdef uint16_t src[MAX_REMOVED]
-    cdef int n = _collect_newly_illegal(p, x, buf, src), i
-    for i in range(n):
-        p.cell[buf[i]].legal = 1
+    cdef KillPlan k
+    cdef uint64_t gone[BB_WORDS]
+    cdef int i, n = 0
+    memset(gone, 0, sizeof(gone))
+    _kill_plan(p, x, &k)
+    bb_set(gone, x)
+    for i in range(k.ngroups):
+        bb_window_or(gone, p.geo.wbase[k.centre[i]],
+                     k.mask[i] & bb_window(p.legal_bb, p.geo.wbase[k.centre[i]]))
+    for i in range(BB_WORDS):
+        n += popcount64(gone[i])
     return n < p.h.nlegal
+
+
+cdef inline int _kill(PosState* p, uint16_t* L, int y, uint16_t* removed, int nremoved, uint16_t* found,
+                      int* nfound, const bint record) noexcept nogil:
+    """Make legal cell ``y`` illegal: off the legal list and bitboard, and one growth
+    cell less for every stone beside it.  A stone that reaches 0 while its other end
+    is at 0 is appended to ``found``: if it is an end, its ribbon is newly bounded
+    (R11).  (Branch-free: in random playouts these tests are coin tosses.  A stone
+    that is no end has a stale other end, so the claims skip it.)"""
+    cdef const Geometry* g = p.geo
+    cdef CellState* C = p.cell
+    cdef int base = g.wbase[y], s, left
+    cdef uint64_t beside = g.nbw[y] & bb_window(p.occ_bb, base)
+    C[y].legal = 0
+    bb_clear(p.legal_bb, y)
+    _list_remove(p, L, y)
+    if record:
+        removed[nremoved] = y
+    while beside:
+        s = base + lowest_bit(beside)
+        beside &= beside - 1
+        left = C[s].growth - 1
+        C[s].growth = left
+        found[nfound[0]] = s
+        nfound[0] += (left == 0) & (C[C[s].other_end].growth == 0)
+    return nremoved + 1
+
+
+cdef inline int _kill_group(PosState* p, uint16_t* L, int centre, uint64_t m, uint16_t* removed,
+                            int nremoved, uint16_t* found, int* nfound, const bint record) noexcept nogil:
+    """``_kill`` the legal cells of ``m`` (bits of ``centre``'s window), in neighbour order."""
+    cdef const Geometry* g = p.geo
+    cdef int base = g.wbase[centre]
+    m &= bb_window(p.legal_bb, base)
+    if m == 0:
+        return nremoved
+    if m & (m - 1) == 0:                # one cell: no order to keep
+        return _kill(p, L, base + lowest_bit(m), removed, nremoved, found, nfound, record)
+    cdef uint64_t slots = _slot_bits(g, centre, m)
+    while slots:
+        nremoved = _kill(p, L, g.nb6[centre][lowest_bit(slots)], removed, nremoved, found, nfound, record)
+        slots &= slots - 1
+    return nremoved
 
 
 cdef bint _can_place_two(PosState* p) noexcept nogil:
@@ -248,18 +277,9 @@ cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil:
 # Bounded ribbons and claims (R9-R12)
 
 
-cdef inline bint _ribbon_bounded(const PosState* p, int e) noexcept nogil:
+cdef inline bint _ribbon_bounded(const CellState* C, int e) noexcept nogil:
     """R9: no legal cell touches either end of the ribbon that ends at ``e``."""
-    cdef const Geometry* g = p.geo
-    cdef const CellState* C = p.cell
-    cdef int i, f = C[e].other_end, growth = 0
-    for i in range(6):                  # branch-free: the outcome is a coin toss in playouts
-        growth |= C[g.nb6[e][i]].legal
-    if growth:
-        return False
-    for i in range(6):
-        growth |= C[g.nb6[f][i]].legal
-    return growth == 0
+    return (C[e].growth == 0) & (C[C[e].other_end].growth == 0)
 
 
 cdef int ribbon_walk(const PosState* p, int end, uint16_t* out) noexcept nogil:
@@ -300,8 +320,7 @@ cdef inline uint64_t ribbon_key(const Geometry* g, int e1, int e2, int nblack) n
     return mix64(g.key_end[e1] + g.key_end[e2] + g.key_black_count[nblack])
 
 
-cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* nclaimed,
-                        const bint hashed, const bint keyed) noexcept nogil:
+cdef inline void _claim(PosState* p, int e, int placer, const bint hashed, const bint keyed) noexcept nogil:
     """R12: the newly bounded ribbon ending at ``e`` goes to its majority colour,
     on a tie to the opponent of ``placer``.  Without ``hashed`` the Zobrist key
     is left stale (playouts never read it) and the ribbon is not walked."""
@@ -328,18 +347,18 @@ cdef inline void _claim(PosState* p, int e, int placer, uint16_t* claimed, int* 
         p.h.nblack_stones -= nb
         if hashed and nb:
             p.h.hash ^= _flip_key(p, e, owner)
-    claimed[nclaimed[0]] = e
-    nclaimed[0] += 1
 
 
 # ---------------------------------------------------------------------------
 # Make and unmake
 
 
-cdef inline void _pass_turn(PosState* p) noexcept nogil:
+cdef inline void _pass_turn(PosState* p, const bint hashed, const bint keyed) noexcept nogil:
     p.h.to_move = 3 - p.h.to_move
-    p.h.hash ^= p.geo.zobrist_white_to_move
-    p.h.key ^= p.geo.zobrist_white_to_move
+    if hashed:
+        p.h.hash ^= p.geo.zobrist_white_to_move
+    if keyed:
+        p.h.key ^= p.geo.zobrist_white_to_move
 
 
 cdef inline void _save(Undo* u, const PosState* p, int c) noexcept nogil:
@@ -369,89 +388,111 @@ cdef int make_move_keyed(PosState* p, int move, Undo* u, uint16_t* cells) noexce
 
 
 cdef void play_move(PosState* p, int move) noexcept nogil:
-    """Play legal ``move`` with no undo record and no Zobrist key upkeep for
-    claims, for playouts on a scratch copy (the key is stale afterwards)."""
-    cdef Undo u
-    cdef uint16_t cells[MAX_LIST]
-    _make(p, move, &u, cells, False, False, False)
+    """Play legal ``move`` with no undo record, keeping the Zobrist key but not the
+    solver key (stale afterwards): for moves on a scratch copy before a playout."""
+    _make(p, move, NULL, NULL, False, True, False)
 
 
 cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bint record,
                       const bint hashed, const bint keyed) noexcept nogil:
-    """make_move; without ``record`` no undo record is written, without ``hashed``
-    the claims leave the key stale (each variant is compiled apart: the tests are free)."""
-    cdef const Geometry* g = p.geo
-    cdef CellState* C = p.cell
+    """make_move; without ``record`` no undo record is written (``u`` and ``cells``
+    may be NULL), without ``hashed`` or ``keyed`` the Zobrist or solver key is left
+    stale.  Each variant is compiled apart, so the flags cost nothing at run time."""
     if record:
         u.h = p.h
         u.move = move
         u.nsaved = 0
         u.nremoved = 0
         u.nclaimed = 0
-    if move == p.ncells:                       # the button (R13)
-        p.h.button = p.h.to_move
-        p.h.hash ^= g.zobrist_button[p.h.to_move]
-        if keyed:
-            p.h.key ^= g.zobrist_button[p.h.to_move]
-        p.h.ply += 1
-        _pass_turn(p)
+    if move == p.ncells:
+        _take_button(p, hashed, keyed)
         return 0
+    return _place(p, move, u, cells, record, hashed, keyed)
 
-    cdef int x = move, colour = p.h.to_move, i, j, y, z
-    cdef int nst = C[x].nstones, s1 = -1, s2 = -1, e1, e2, length, nblack
-    cdef uint16_t* L = legal_list(p)
 
-    # 1. legality: the cells this stone makes illegal leave the legal list
-    cdef uint16_t src[MAX_REMOVED]
-    cdef int nremoved = _collect_newly_illegal(p, x, cells, src)
-    for i in range(nremoved):
-        _list_remove(p, L, cells[i])
-    if record:
-        u.nremoved = nremoved
+cdef inline void _take_button(PosState* p, const bint hashed, const bint keyed) noexcept nogil:
+    """R13: the player to move takes the button."""
+    p.h.button = p.h.to_move
+    if hashed:
+        p.h.hash ^= p.geo.zobrist_button[p.h.to_move]
+    if keyed:
+        p.h.key ^= p.geo.zobrist_button[p.h.to_move]
+    p.h.ply += 1
+    _pass_turn(p, hashed, keyed)
 
-    # 2. the ribbon x makes: its ends, length and black count (read before writing)
+
+cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint record,
+                       const bint hashed, const bint keyed) noexcept nogil:
+    """The stone part of ``_make``: a stone of the player to move on legal cell ``x``
+    (``u``'s header and move are already written when ``record``)."""
+    cdef const Geometry* g = p.geo
+    cdef CellState* C = p.cell
+    cdef int colour = p.h.to_move, i, k, y, w
+    cdef int e1, e2, length, nblack, bx = g.wbase[x]
+    cdef uint64_t mx = g.nbw[x], low, high
+    cdef KillPlan plan
+    _kill_plan(p, x, &plan)
+
+    # 1. the ribbon x makes: its ends, length and black count (read before writing)
+    cdef int a = plan.a, b = plan.b
     nblack = colour == BLACK
-    if nst == 0:
+    if plan.nst == 0:
         e1 = x
         e2 = x
         length = 1
-    elif nst == 1:
-        s1 = C[x].nbxor
+    elif plan.nst == 1:
         e1 = x
-        e2 = C[s1].other_end
-        length = C[s1].length + 1
-        nblack += C[s1].nblack
+        e2 = C[a].other_end
+        length = C[a].length + 1
+        nblack += C[a].nblack
     else:
-        _stone_pair(g, C, x, &s1, &s2)
-        e1 = C[s1].other_end
-        e2 = C[s2].other_end
-        length = C[s1].length + C[s2].length + 1
-        nblack += C[s1].nblack + C[s2].nblack
+        e1 = C[a].other_end
+        e2 = C[b].other_end
+        length = C[a].length + C[b].length + 1
+        nblack += C[a].nblack + C[b].nblack
     if keyed:                                  # the joined ribbons give way to the new one
         p.h.key ^= g.key_stone[x] ^ ribbon_key(g, e1, e2, nblack)
-        if s1 >= 0:
-            p.h.key ^= ribbon_key(g, s1, C[s1].other_end, C[s1].nblack)
-        if s2 >= 0:
-            p.h.key ^= ribbon_key(g, s2, C[s2].other_end, C[s2].nblack)
+        if a >= 0:
+            p.h.key ^= ribbon_key(g, a, C[a].other_end, C[a].nblack)
+        if b >= 0:
+            p.h.key ^= ribbon_key(g, b, C[b].other_end, C[b].nblack)
     if record:
         _save(u, p, x)
         if e1 != x:
             _save(u, p, e1)
         if e2 != x and e2 != e1:
             _save(u, p, e2)
+        u.n1_saved[0] = p.n1_bb[g.nbw_word[x]]
+        u.n1_saved[1] = p.n1_bb[g.nbw_word[x] + 1]
+        u.n2_saved[0] = p.n2_bb[g.nbw_word[x]]
+        u.n2_saved[1] = p.n2_bb[g.nbw_word[x] + 1]
 
-    # 3. the stone
+    # 2. the stone and its ribbon
     C[x].placed = colour
     C[x].owner = 0
-    p.h.hash ^= g.zobrist_stone[x][colour]
-    if colour == BLACK:
-        p.h.nblack_stones += 1
-    else:
-        p.h.nwhite_stones += 1
-    for i in range(6):
-        y = g.nb6[x][i]
-        C[y].nstones += 1
-        C[y].nbxor ^= x
+    C[x].growth = 0x80                         # never 0 while its neighbours are removed below
+    if hashed:
+        p.h.hash ^= g.zobrist_stone[x][colour]
+    p.h.nblack_stones += colour == BLACK
+    p.h.nwhite_stones += colour == WHITE
+    C[x].nstones = plan.nst
+    C[x].nbxor = 0
+    if a >= 0:
+        C[x].nbxor ^= a
+        C[a].nstones += 1
+        C[a].nbxor ^= x
+    if b >= 0:
+        C[x].nbxor ^= b
+        C[b].nstones += 1
+        C[b].nbxor ^= x
+    bb_set(p.occ_bb, x)
+    w = g.nbw_word[x]                          # n2 gains the neighbours that had one stone
+    low = p.n1_bb[w]
+    high = p.n1_bb[w + 1]
+    p.n2_bb[w] |= g.nbw_low[x] & low
+    p.n2_bb[w + 1] |= g.nbw_high[x] & high
+    p.n1_bb[w] = low | g.nbw_low[x]
+    p.n1_bb[w + 1] = high | g.nbw_high[x]
     C[e1].other_end = e2
     C[e2].other_end = e1
     C[e1].length = length
@@ -459,28 +500,33 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     C[e1].nblack = nblack
     C[e2].nblack = nblack
 
-    # 4. claims (R11): x's ribbon, and every ribbon with an end beside a cell
-    # that just became illegal; no other ribbon lost a growth cell
-    cdef uint16_t* claimed = cells + nremoved
+    # 3. legality: the cells this stone makes illegal leave the legal list; the
+    # stones beside them lose growth cells, which finds the ribbons it bounds
+    cdef uint16_t found[MAX_CLAIMS]
+    cdef int nfound = 0
+    cdef uint16_t* L = legal_list(p)
+    cdef int nremoved = _kill(p, L, x, cells, 0, found, &nfound, record)
+    for k in range(plan.ngroups):
+        nremoved = _kill_group(p, L, plan.centre[k], plan.mask[k], cells, nremoved, found, &nfound, record)
+    C[x].growth = popcount_few(mx & bb_window(p.legal_bb, bx))
+
+    # 4. claims (R11): x's ribbon (found above only if x is not an end), then every
+    # ribbon found above, each once
     cdef int nclaimed = 0
-    if _ribbon_bounded(p, e1):
-        _claim(p, e1, colour, claimed, &nclaimed, hashed, keyed)
-    for j in range(1, nremoved):
-        # the stones beside y other than its source: none if y touches only
-        # the source, the XOR partner if two, else look around
-        y = cells[j]
-        if src[j] == NO_SOURCE or C[y].nstones <= 1:
-            continue
-        if C[y].nstones == 2:
-            z = C[y].nbxor ^ src[j]
-            if C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed, hashed, keyed)
-            continue
-        for i in range(6):
-            z = g.nb6[y][i]
-            if C[z].placed and C[z].nstones <= 1 and C[z].owner == 0 and _ribbon_bounded(p, z):
-                _claim(p, z, colour, claimed, &nclaimed, hashed, keyed)
+    if _ribbon_bounded(C, e1):
+        _claim(p, e1, colour, hashed, keyed)
+        if record:
+            cells[nremoved] = e1
+        nclaimed = 1
+    for k in range(nfound):
+        y = found[k]
+        if C[y].owner == 0 and C[y].nstones <= 1:
+            _claim(p, y, colour, hashed, keyed)
+            if record:
+                cells[nremoved + nclaimed] = y
+            nclaimed += 1
     if record:
+        u.nremoved = nremoved
         u.nclaimed = nclaimed
 
     # 5. the turn
@@ -488,16 +534,17 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
     p.h.ply += 1
     if p.game_type == GAME_DOUBLE:
         p.h.stones_left -= 1
-        p.h.hash ^= g.zobrist_second_stone
+        if hashed:
+            p.h.hash ^= g.zobrist_second_stone
         if keyed:
             p.h.key ^= g.zobrist_second_stone
         if p.h.stones_left == 0:
             p.h.stones_left = 2
-            _pass_turn(p)
+            _pass_turn(p, hashed, keyed)
             if not _can_place_two(p):       # R20: the turn cannot start
                 p.h.over = 1
     else:
-        _pass_turn(p)
+        _pass_turn(p, hashed, keyed)
         if p.h.nlegal == 0:                 # R14
             p.h.over = 1
     return nremoved + nclaimed
@@ -507,20 +554,40 @@ cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcep
     """Undo the move recorded in ``u`` and ``cells``: the position is restored exactly."""
     cdef const Geometry* g = p.geo
     cdef CellState* C = p.cell
-    cdef int i, e, x = u.move
+    cdef int i, e, y, base, x = u.move, w
+    cdef uint64_t beside
     if x != p.ncells:
         for i in range(u.nclaimed):
             e = cells[u.nremoved + i]
             C[e].owner = 0
             C[C[e].other_end].owner = 0
-        for i in range(6):
-            C[g.nb6[x][i]].nstones -= 1
-            C[g.nb6[x][i]].nbxor ^= x
+        # the stones beside each removed cell get it back as a growth cell (x still
+        # counts as a stone, as it did when they were removed; its record is restored below)
+        for i in range(u.nremoved):
+            y = cells[i]
+            base = g.wbase[y]
+            beside = g.nbw[y] & bb_window(p.occ_bb, base)
+            while beside:
+                C[base + lowest_bit(beside)].growth += 1
+                beside &= beside - 1
+        base = g.wbase[x]
+        beside = g.nbw[x] & bb_window(p.occ_bb, base)
+        while beside:
+            y = base + lowest_bit(beside)
+            C[y].nstones -= 1
+            C[y].nbxor ^= x
+            beside &= beside - 1
         for i in range(u.nsaved - 1, -1, -1):
             C[u.saved_cell[i]] = u.saved[i]
         L = legal_list(p)
         for i in range(u.nremoved - 1, -1, -1):
             _list_restore(p, L, cells[i])
+        bb_clear(p.occ_bb, x)
+        w = g.nbw_word[x]
+        p.n1_bb[w] = u.n1_saved[0]
+        p.n1_bb[w + 1] = u.n1_saved[1]
+        p.n2_bb[w] = u.n2_saved[0]
+        p.n2_bb[w + 1] = u.n2_saved[1]
     p.h = u.h
 
 
@@ -618,16 +685,15 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
     player of each move (for AMAF statistics).
     """
     cdef uint16_t moves[MAX_MOVES]
-    cdef Undo u                         # scratch: playouts keep no undo record
-    cdef uint16_t cells[MAX_LIST]
+    cdef Rng r = rng[0]                 # a local copy the compiler keeps in registers
     cdef int placed = 0, n, move
     cdef uint16_t* L = legal_list(p)
     cdef bint double = p.game_type == GAME_DOUBLE, with_button = button_probability > 0.0
     while not p.h.over:
-        if with_button and button_available(p) and rng_unit(rng) < button_probability:
+        if with_button and button_available(p) and rng_unit(&r) < button_probability:
             if played_by != NULL:
                 played_by[p.ncells] = p.h.to_move
-            _make(p, p.ncells, &u, cells, False, False, False)
+            _take_button(p, False, False)
             continue
         if double and p.h.stones_left == 2 and p.h.nlegal < ALWAYS_TWO:
             n = 0
@@ -635,13 +701,14 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
                 if leaves_a_cell(p, L[move]):
                     moves[n] = L[move]
                     n += 1
-            move = moves[rng_below(rng, n)]
+            move = moves[rng_below(&r, n)]
         else:
-            move = L[rng_below(rng, p.h.nlegal)]
+            move = L[rng_below(&r, p.h.nlegal)]
         if played_by != NULL:
             played_by[move] = p.h.to_move
-        _make(p, move, &u, cells, False, False, False)
+        _place(p, move, NULL, NULL, False, False, False)
         placed += 1
+    rng[0] = r
     return placed
 
 
@@ -1105,9 +1172,10 @@ cdef class Position:
         """Recompute the incrementally kept state from the stones alone and list every
         disagreement (empty when the position is sound): the core's ``pos_is_ok``.
 
-        Checks neighbour counts and XORs, each ribbon's ends, length and black count,
-        legality by R7, the legal list, bounded flags by R9 and their owners' colours,
-        the shown stone counts, the bounded margin, the Zobrist and solver keys.
+        Checks the stones' neighbour counts and XORs, each ribbon's ends, length and black count,
+        legality by R7, the legal list, the bitboards, each stone's growth count,
+        bounded flags by R9 and their owners' colours, the shown stone counts, the
+        bounded margin, the Zobrist and solver keys.
 
         >>> pos = Position(size=3)
         >>> for name in ["B2", "C3", "D4"]:
@@ -1128,7 +1196,7 @@ cdef class Position:
             xor = 0
             for y in around:
                 xor ^= y
-            if C[c].nstones != len(around) or C[c].nbxor != xor:
+            if stone(c) and (C[c].nstones != len(around) or C[c].nbxor != xor):
                 errors.append(f"{names[c]}: neighbour count/XOR {C[c].nstones}/{C[c].nbxor}, "
                               f"expected {len(around)}/{xor}")
             if stone(c) and len(around) > 2:
@@ -1200,6 +1268,18 @@ cdef class Position:
                     errors.append(f"{names[c]}: not at its place {C[c].lidx} in the legal list")
         if count != p.h.nlegal:
             errors.append(f"{p.h.nlegal} cells in the legal list, {count} legal flags")
+        # the bitboards and each stone's growth count against the cells
+        for c in range(BB_WORDS * 64):
+            on_board = c < p.ncells
+            touching = sum(stone(g.nb[c][i]) for i in range(g.nnb[c])) if on_board else 0
+            expected = (on_board and C[c].legal, on_board and stone(c), touching >= 1, touching >= 2)
+            found = (bb_test(p.legal_bb, c), bb_test(p.occ_bb, c), bb_test(p.n1_bb, c), bb_test(p.n2_bb, c))
+            if tuple(map(bool, found)) != tuple(map(bool, expected)):
+                errors.append(f"bit {c} of the legal/stone/n1/n2 bitboards is {found}, expected {expected}")
+            if on_board and stone(c):
+                n = sum(C[g.nb[c][i]].legal for i in range(g.nnb[c]))
+                if C[c].growth != n:
+                    errors.append(f"{names[c]}: growth count {C[c].growth}, but {n} legal neighbours")
         if (shown[BLACK], shown[WHITE]) != (p.h.nblack_stones, p.h.nwhite_stones):
             errors.append(f"shown stones {p.h.nblack_stones}/{p.h.nwhite_stones}, "
                           f"expected {shown[BLACK]}/{shown[WHITE]}")

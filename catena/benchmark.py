@@ -189,10 +189,13 @@ def _measure(quick: bool, callgrind: bool, repeat: int, put, step) -> None:
         put(label, 6, f"{costs[name]:.0f}")
     step("Python calls")
     if callgrind:
-        from catena._callgrind import instructions_per_placement
+        from catena._callgrind import placement_costs
         for size in (6, 10):
-            value = instructions_per_placement(size, 200 if quick else 2000)
-            put("instructions/placement (callgrind)", size, "no valgrind" if value is None else f"{value:.0f}")
+            costs = placement_costs(size, 200 if quick else 2000)
+            put("instructions/placement (callgrind)", size,
+                "no valgrind" if costs is None else f"{costs['instructions']:.0f}")
+            put("mispredicts/placement (cachegrind)", size,
+                "no valgrind" if costs is None else f"{costs['mispredicts']:.2f}")
             step(f"callgrind side {size}")
     sig = signature()
     put("signature (perft nodes, placements)", 6, f"{sig['perft_nodes']}, {sig['placements']}")
