@@ -8,7 +8,8 @@ One sample per move, as numpy arrays with a leading axis of samples:
 
 ==============  =========  =====================================================
 ``observation`` float32    ``Position.observation_tensor()`` (mover's view)
-``policy``      float32    MCTS root visits over the action ids, summing to 1
+``policy``      float32    MCTS root visits over the action ids, summing to 1 (one-hot
+                           on the best move when the root was solved before any iteration)
 ``player``      int8       the mover: 0 Black, 1 White
 ``game``        int32      index of the game the sample comes from
 ``margin``      float32    the game's final score, Black minus White (NaN under
@@ -105,6 +106,8 @@ def _play_one(start: Position, index: int, iterations: int, plies: int,
         visits = numpy.zeros(len(pos.legal_action_mask()), dtype=numpy.float64)
         for move, count in result.visits.items():
             visits[move.index] = count
+        if visits.sum() == 0:           # the root was solved exactly before any iteration
+            visits[result.best_move.index] = 1.0
         visits /= visits.sum()
         samples.append((pos.observation_tensor(), visits.astype(numpy.float32),
                         0 if pos.to_move == "black" else 1, pos.to_string()))
