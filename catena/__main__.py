@@ -152,8 +152,13 @@ def _solve(args) -> int:
         pos.push(move)
     print(pos)
     result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes, tt_mb=args.tt_mb,
-                          progress=_progress_bar)
+                          progress=_progress_bar, threads=args.threads, checkpoint=args.checkpoint,
+                          window=None if args.window is None else tuple(args.window), guess=args.guess)
     sys.stderr.write("\n")
+    if result.stopped_by == "window":
+        print(f"proven: value in [{result.lower}, {result.upper}] after {result.nodes:,} nodes, "
+              f"{result.seconds:.1f} s" + (f"; winner {result.winner}" if result.winner else ""))
+        return 0
     if not result.solved:
         print(f"unsolved (stopped by {result.stopped_by}): value in [{result.lower}, {result.upper}] "
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
@@ -224,6 +229,12 @@ def main(argv=None) -> int:
     solve.add_argument("--max-seconds", type=float, default=None)
     solve.add_argument("--max-nodes", type=int, default=None)
     solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size (MB)")
+    solve.add_argument("--threads", type=int, default=None, help="search threads (default: all cores)")
+    solve.add_argument("--checkpoint", default=None,
+                       help="save proven results to this file as the search goes; resume from it if it exists")
+    solve.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                       help="only prove value <= LO, value >= HI, or the exact value between")
+    solve.add_argument("--guess", type=float, default=None, help="where the null-window searches start")
     solved = sub.add_parser("solved", help="solve the small boards and write docs/solved.md")
     solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3])
     solved.add_argument("--out", default="docs/solved.md")

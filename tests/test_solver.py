@@ -17,6 +17,7 @@ included); under longest-ribbon scoring only the winner, here written +1 / 0 / -
 Rule numbers (R.., F4) refer to /work/shared/catena-rules.md.
 """
 
+import functools
 import random
 import threading
 import time
@@ -24,6 +25,7 @@ import time
 import pytest
 
 import catena
+import catena.solved
 from catena import Position
 from catena.solved import fair_komi, komi_table, nokomi_table
 
@@ -33,6 +35,15 @@ COMBOS = [(g, s) for g in GAME_TYPES for s in SCORINGS]
 SIGN = {"black": 1, "white": -1, "draw": 0}
 KOMI_MAX = {"standard": 15, "longest": 15, "square": 1000}       # R22
 TT_MB = 16       # small tables: every position solved here is small
+
+
+@pytest.fixture(autouse=True, params=[1, 2], ids=["threads1", "threads2"])
+def solver_threads(request, monkeypatch):
+    """Every test here runs with one search thread and with two sharing the table."""
+    solve = functools.partial(catena._solver.solve, threads=request.param)
+    monkeypatch.setattr(catena, "solve", solve)
+    monkeypatch.setattr(catena.solved, "solve", solve)
+    return request.param
 
 
 # ---------------------------------------------------------------- helpers
