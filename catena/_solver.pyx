@@ -40,7 +40,8 @@ from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVAT
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
+from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, SCORING_SQUARE,
+                               PosState,
                                Position, Result, Undo, final_result, gen_moves, make_move_keyed,
                                mix64, is_ribbon_head, legal_list, pos_alloc, pos_copy, ribbon_key,
                                unmake_move)
@@ -103,6 +104,7 @@ cdef uint64_t DEAD_END = 0x9E3779B97F4A7C15ULL
 cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see docs/side4.md
 cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid everywhere measured)
 cdef int g_abdada_min = 12      # nodes with at least this many legal cells defer busy children
+cdef int g_huge_pages = 1       # ask for huge pages for the table
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
 
@@ -178,7 +180,7 @@ cdef int _table_init(Table* t, double megabytes) noexcept nogil:
     start = (<size_t>t.mapping + huge - 1) & ~(huge - 1)
     t.entries = <Entry*>start
     t.mask = buckets - 1
-    t.huge = bytes_ >= huge and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0
+    t.huge = g_huge_pages and bytes_ >= huge and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0
     return 0
 
 
@@ -837,11 +839,13 @@ cdef class _Run:
         return p.geo.sym_inverse[sym][move]
 
 
-def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None):
+def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
-    global g_small_key, g_probe_min, g_abdada_min, g_margin_bound
+    global g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
-               margin_bound=bool(g_margin_bound))
+               margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages))
+    if huge_pages is not None:
+        g_huge_pages = int(bool(huge_pages))
     if small_key is not None:
         g_small_key = int(bool(small_key))
     if probe_min is not None:
@@ -1064,28 +1068,103 @@ def _points(half_points, longest):
 
 
 # ---------------------------------------------------------------------------
-# An exact margin for other C code (MCTS at endgame leaves)
+# The C entry point for other core modules (MCTS's exact endgames; _solver.pxd)
 
-cdef int exact_margin(const PosState* p, int64_t max_nodes, double tt_mb, int32_t* margin) noexcept nogil:
-    """Solve ``p`` on this thread with a fresh table of ``tt_mb`` MB and at most ``max_nodes``
-    nodes (< 0: no limit): 1 with the exact margin (half points; +1/0/-1 under longest
-    ribbon) in ``margin``, 0 if the budget ran out, -1 without memory."""
-    cdef Shared* sh = <Shared*>calloc(1, sizeof(Shared))
-    cdef Solver* s
-    cdef int result = -1
-    if sh == NULL:
-        return -1
-    if _table_init(&sh.table, tt_mb) == 0:
-        _shared_setup(sh, p, p.ncells // 3)
-        sh.max_nodes = max_nodes
-        s = _solver_new(sh, p)
-        if s != NULL:
-            sh.workers[0] = s
-            sh.nthreads = 1
-            _thread_mtdf(s)
-            result = 0 if sh.stop else 1
-            margin[0] = sh.lower
-            _solver_free(s)
-        _table_free(&sh.table)
-    free(sh)
-    return result
+ctypedef struct Exact:
+    Shared sh
+    Solver* s
+
+
+cdef void _refresh_keys(PosState* p) noexcept nogil:
+    """Recompute the solver key and the bounded ribbons' part from the stones: a
+    position made by copy-make playouts (play_move) leaves them stale."""
+    cdef const Geometry* g = p.geo
+    cdef int c, e, length, worth, owner
+    cdef uint64_t key = g.zobrist_button[p.h.button], bounded_key = 0
+    cdef int32_t bounded = 0
+    if p.h.to_move == WHITE:
+        key ^= g.zobrist_white_to_move
+    if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
+        key ^= g.zobrist_second_stone
+    for c in range(p.ncells):
+        if not p.cell[c].placed:
+            continue
+        key ^= g.key_stone[c]
+        if not is_ribbon_head(p.cell, c):
+            continue
+        e = p.cell[c].other_end
+        owner = p.cell[c].owner
+        length = p.cell[c].length
+        if owner == 0:
+            key ^= ribbon_key(g, c, e, p.cell[c].nblack)
+        elif p.scoring == SCORING_LONGEST:
+            bounded_key += g.key_bounded[length][owner]
+        else:
+            worth = length * length if p.scoring == SCORING_SQUARE else length
+            bounded += worth if owner == BLACK else -worth
+    p.h.key = key
+    p.h.bounded_key = bounded_key
+    p.h.bounded = bounded
+
+
+cdef void* exact_new(int table_log2) noexcept nogil:
+    """A solver with a table of 2 ** table_log2 buckets (of four entries); NULL if out of memory."""
+    cdef Exact* x = <Exact*>calloc(1, sizeof(Exact))
+    if x == NULL:
+        return NULL
+    if _table_init(&x.sh.table, (<double>BUCKET * sizeof(Entry) / (1024.0 * 1024.0)) * (<uint64_t>1 << table_log2)) != 0:
+        free(x)
+        return NULL
+    x.s = <Solver*>calloc(1, sizeof(Solver))
+    if x.s == NULL:
+        _table_free(&x.sh.table)
+        free(x)
+        return NULL
+    x.s.sh = &x.sh
+    x.sh.workers[0] = x.s
+    x.sh.nthreads = 1
+    return x
+
+
+cdef void exact_free(void* handle) noexcept nogil:
+    cdef Exact* x = <Exact*>handle
+    if x != NULL:
+        _table_free(&x.sh.table)
+        free(x.s)
+        free(x)
+
+
+cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
+                     int32_t* lower, int32_t* upper, int64_t* nodes, int* move) noexcept nogil:
+    """Solve ``p`` (not over) within ``max_nodes``: 1 if solved, else 0.
+
+    ``lower``/``upper`` get the bounds proven on Black's margin in the solver's
+    units (half points; +1/0/-1 under longest ribbon), +-EXACT_UNBOUNDED where
+    nothing is proven; ``guess`` starts MTD(f); ``move`` the table's best move
+    at ``p`` (-1 if none): a hint to try first, not a proof.  ``p`` is restored,
+    its solver key refreshed.  The table keeps its entries for later calls on
+    positions of the same game (a table must not be shared across komi, scoring
+    or game type).
+    """
+    cdef Exact* x = <Exact*>handle
+    cdef Shared* sh = &x.sh
+    cdef Solver* s = x.s
+    cdef int sym = 0
+    cdef uint64_t data
+    _refresh_keys(p)
+    _shared_setup(sh, p, p.ncells // 3)
+    sh.max_nodes = max_nodes
+    sh.deadline = 0
+    sh.stop = STOP_NONE
+    sh.guess = guess
+    s.nodes = 0
+    s.root = p                           # searched in place: make/unmake leave it as it was
+    _thread_mtdf(s)
+    s.root = NULL
+    lower[0] = sh.lower
+    upper[0] = sh.upper
+    nodes[0] = s.nodes
+    move[0] = -1
+    if _probe(&sh.table, _key_of(sh, p, &sym), &data) and _move_of(data) != NO_MOVE:
+        move[0] = _move_of(data) if _move_of(data) == p.ncells else p.geo.sym_inverse[sym][_move_of(data)]
+    return sh.lower == sh.upper
