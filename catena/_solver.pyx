@@ -104,6 +104,8 @@ cdef uint64_t DEAD_END = 0x9E3779B97F4A7C15ULL
 cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see docs/side4.md
 cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid everywhere measured)
 cdef int g_abdada_min = 12      # nodes with at least this many legal cells defer busy children
+cdef int g_near_mb = 16         # tables above 64 MB get a near-leaf table of this size ...
+cdef int g_near_max = 11        # ... for nodes with at most this many legal cells (measured: 8 and 11 alike)
 cdef int g_huge_pages = 1       # ask for huge pages for the table
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
@@ -121,6 +123,8 @@ ctypedef struct Table:
 
 ctypedef struct Shared:
     Table table
+    Table near           # a small table, in cache, for nodes with at most near_max legal cells
+    int near_max         # -1: no near table
     int64_t max_nodes    # < 0: no limit
     double deadline      # monotonic seconds; 0: no limit
     int stop             # why the search stopped (STOP_*), STOP_NONE while running
@@ -182,6 +186,12 @@ cdef int _table_init(Table* t, double megabytes) noexcept nogil:
     t.mask = buckets - 1
     t.huge = g_huge_pages and bytes_ >= huge and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0
     return 0
+
+
+cdef inline Table* _table_for(Shared* sh, const PosState* p) noexcept nogil:
+    """Nodes near the leaves, the most numerous and the cheapest, use the small table that
+    stays in cache; the big table (a cache and TLB miss a probe) keeps the expensive ones."""
+    return &sh.near if p.h.nlegal <= sh.near_max else &sh.table
 
 
 cdef void _table_free(Table* t) noexcept nogil:
@@ -454,9 +464,11 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef int claimed = _claimed(sh, p), sym = 0, first = NO_MOVE, lo, hi
     cdef bint use_table = p.h.nlegal >= sh.probe_min
     cdef uint64_t key = 0, data
+    cdef Table* table = NULL
     if use_table:
         key = _key_of(sh, p, &sym)
-        if _probe(&sh.table, key, &data):
+        table = _table_for(sh, p)
+        if _probe(table, key, &data):
             lo = _lower(data)
             hi = _upper(data)
             lo = -INF if lo <= -INF else lo + claimed
@@ -537,7 +549,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
             lo = best - claimed
         else:
             hi = best - claimed
-        _store(&sh.table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
+        _store(table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
     return best
 
 
@@ -634,6 +646,7 @@ cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexce
     sh.probe_min = g_probe_min
     sh.abdada_min = g_abdada_min
     sh.margin_bound = g_margin_bound and root.scoring == 0
+    sh.near_max = -1
     sh.lower = -INF
     sh.upper = INF
     sh.win_lo = -INF
@@ -705,6 +718,10 @@ cdef class _Run:
         if _table_init(&self.sh.table, tt_mb) != 0:
             raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
         _shared_setup(self.sh, pos._st, sym_stones)
+        if tt_mb > 64 and g_near_max >= 0:
+            if _table_init(&self.sh.near, g_near_mb) != 0:
+                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+            self.sh.near_max = g_near_max
         self.nthreads = threads
         for i in range(threads):
             self.solvers[i] = _solver_new(self.sh, pos._st)
@@ -716,6 +733,7 @@ cdef class _Run:
     def __dealloc__(self):
         if self.sh != NULL:
             _table_free(&self.sh.table)
+            _table_free(&self.sh.near)
         for i in range(self.nthreads):
             _solver_free(self.solvers[i])
         free(self.sh)
@@ -831,7 +849,7 @@ cdef class _Run:
         cdef uint64_t data
         if p.h.nlegal < self.sh.probe_min:
             return NO_MOVE
-        if not _probe(&self.sh.table, _key_of(self.sh, p, &sym), &data):
+        if not _probe(_table_for(self.sh, p), _key_of(self.sh, p, &sym), &data):
             return NO_MOVE
         move = _move_of(data)
         if move == NO_MOVE or move == p.ncells:
@@ -839,11 +857,17 @@ cdef class _Run:
         return p.geo.sym_inverse[sym][move]
 
 
-def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None):
+def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
+               near_max=None, near_mb=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
-    global g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages
+    global g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max, g_near_mb
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
-               margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages))
+               margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
+               near_mb=g_near_mb)
+    if near_max is not None:
+        g_near_max = int(near_max)
+    if near_mb is not None:
+        g_near_mb = int(near_mb)
     if huge_pages is not None:
         g_huge_pages = int(bool(huge_pages))
     if small_key is not None:
@@ -1165,6 +1189,6 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     upper[0] = sh.upper
     nodes[0] = s.nodes
     move[0] = -1
-    if _probe(&sh.table, _key_of(sh, p, &sym), &data) and _move_of(data) != NO_MOVE:
+    if _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data) and _move_of(data) != NO_MOVE:
         move[0] = _move_of(data) if _move_of(data) == p.ncells else p.geo.sym_inverse[sym][_move_of(data)]
     return sh.lower == sh.upper

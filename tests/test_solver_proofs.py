@@ -161,3 +161,9 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
 def test_bad_arguments(kwargs, error):
     with pytest.raises(error):
         catena.solve(Position(2), **kwargs)
+
+
+def test_big_table_with_near_leaf_table(values):
+    """Above 64 MB nodes near the leaves use a small table of their own: the values stay."""
+    for pos, value in list(zip(CASES, values))[::4]:
+        assert value_of(catena.solve(pos, tt_mb=96, threads=2), pos.scoring) == value
