@@ -48,6 +48,7 @@ from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONG
 
 import hashlib
 import json
+import math
 import os
 import threading
 import time
@@ -785,10 +786,6 @@ cdef class _Run:
         return self.sh.lower, self.sh.upper
 
     @property
-    def huge_pages(self):
-        return bool(self.sh.table.huge)
-
-    @property
     def stop(self):
         return (None, "nodes", "seconds", "interrupt")[self.sh.stop]
 
@@ -996,7 +993,6 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
     longest = pos.scoring == "longest"
-    import math
     lo2, hi2 = -INF, INF
     if window is not None:
         if not isinstance(window, (tuple, list)) or len(window) != 2:

@@ -167,3 +167,17 @@ def test_big_table_with_near_leaf_table(values):
     """Above 64 MB nodes near the leaves use a small table of their own: the values stay."""
     for pos, value in list(zip(CASES, values))[::4]:
         assert value_of(catena.solve(pos, tt_mb=96, threads=2), pos.scoring) == value
+
+
+@pytest.mark.parametrize("setting", [{"small_key": True}, {"margin_bound": True}, {"probe_min": 4},
+                                     {"near_max": -1}, {"huge_pages": False}])
+def test_switched_techniques_keep_values(values, setting):
+    """The techniques measured in docs/side4.md and switched off (or on) by default stay exact."""
+    old = catena._solver._configure(**setting)
+    try:
+        for pos, value in list(zip(CASES, values))[::2]:
+            for threads in (1, 2):
+                result = catena.solve(pos, tt_mb=96, threads=threads)
+                assert value_of(result, pos.scoring) == value, f"{pos!r} {setting} threads {threads}"
+    finally:
+        catena._solver._configure(**old)
