@@ -288,10 +288,22 @@ cdef int _terminal_value(const Shared* sh, const PosState* p) noexcept nogil:
     return r.black2 - r.white2
 
 
+cdef inline uint64_t _least(const uint64_t* keys, int n, int* best_sym) noexcept nogil:
+    """The least of ``n`` keys, and which symmetry gave it: the canonical key."""
+    cdef uint64_t best = keys[0]
+    cdef int k
+    best_sym[0] = 0
+    for k in range(1, n):
+        if keys[k] < best:
+            best = keys[k]
+            best_sym[0] = k
+    return best
+
+
 cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
     """The least over the 12 symmetries of the position's solver key, built from scratch."""
     cdef const Geometry* g = p.geo
-    cdef uint64_t base = p.h.key, keys[NUM_SYMMETRIES], best
+    cdef uint64_t base = p.h.key, keys[NUM_SYMMETRIES]
     cdef int c, k, f
     # what the symmetries do not move: remove the stone and ribbon terms from the key
     for c in range(p.ncells):
@@ -309,13 +321,7 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
             if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
                 for k in range(NUM_SYMMETRIES):
                     keys[k] ^= ribbon_key(g, g.sym[k][c], g.sym[k][f], p.cell[c].nblack)
-    best = keys[0]
-    best_sym[0] = 0
-    for k in range(1, NUM_SYMMETRIES):
-        if keys[k] < best:
-            best = keys[k]
-            best_sym[0] = k
-    return best ^ p.h.bounded_key ^ SYMMETRIC_SALT
+    return _least(keys, NUM_SYMMETRIES, best_sym) ^ p.h.bounded_key ^ SYMMETRIC_SALT
 
 
 cdef inline uint64_t _cell_term(int c, uint64_t salt) noexcept nogil:
@@ -330,7 +336,7 @@ cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexce
     cdef uint8_t live[MAX_CELLS + 1]
     cdef int ends[MAX_CELLS]
     cdef int i, j, c, e, f, k, nends = 0, nsym = NUM_SYMMETRIES if symmetric else 1
-    cdef uint64_t keys[NUM_SYMMETRIES], best, shape, a, b
+    cdef uint64_t keys[NUM_SYMMETRIES], shape, a, b
     for k in range(nsym):
         keys[k] = 0
     for i in range(p.ncells + 1):
@@ -360,13 +366,7 @@ cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexce
             else:
                 b = DEAD_END
             keys[k] ^= mix64(a + b + shape)
-    best = keys[0]
-    best_sym[0] = 0
-    for k in range(1, nsym):
-        if keys[k] < best:
-            best = keys[k]
-            best_sym[0] = k
-    return (best ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
+    return (_least(keys, nsym, best_sym) ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
             ^ p.h.bounded_key ^ (SYMMETRIC_SALT if symmetric else 0))
 
 
