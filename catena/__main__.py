@@ -156,8 +156,9 @@ def _solve(args) -> int:
                           window=None if args.window is None else tuple(args.window), guess=args.guess)
     sys.stderr.write("\n")
     if result.stopped_by == "window":
-        print(f"proven: value in [{result.lower}, {result.upper}] after {result.nodes:,} nodes, "
-              f"{result.seconds:.1f} s" + (f"; winner {result.winner}" if result.winner else ""))
+        proof = f"value >= {result.lower:+g}" if result.lower is not None else f"value <= {result.upper:+g}"
+        print(f"proven: {proof} after {result.nodes:,} nodes, {result.seconds:.1f} s"
+              + (f"; winner {result.winner}" if result.winner else ""))
         return 0
     if not result.solved:
         print(f"unsolved (stopped by {result.stopped_by}): value in [{result.lower}, {result.upper}] "

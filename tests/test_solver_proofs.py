@@ -181,3 +181,24 @@ def test_switched_techniques_keep_values(values, setting):
                 assert value_of(result, pos.scoring) == value, f"{pos!r} {setting} threads {threads}"
     finally:
         catena._solver._configure(**old)
+
+
+def test_command_line_checkpoint_and_window(tmp_path):
+    """`python -m catena solve` with --checkpoint (saved, then resumed) and --window."""
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", *args],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
+
+    first = run("--checkpoint", "s3.ckpt", "--max-nodes", "50000", "--threads", "1")
+    assert first.returncode == 1 and "unsolved" in first.stdout, first.stdout + first.stderr
+    assert (tmp_path / "s3.ckpt").exists()
+    done = run("--checkpoint", "s3.ckpt", "--threads", "2")
+    assert done.returncode == 0 and "value +10.5" in done.stdout, done.stdout + done.stderr
+    proof = run("--window", "0", "0")
+    assert proof.returncode == 0 and "proven: value >= " in proof.stdout and "winner black" in proof.stdout, \
+        proof.stdout + proof.stderr
+    bad = run("--threads", "0")
+    assert bad.returncode != 0 and "threads" in bad.stderr and "Traceback" not in bad.stderr
