@@ -975,8 +975,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     >>> result = catena.solve(catena.Position(size=2))
     >>> result.solved, result.value, result.winner
     (True, 2.5, 'black')
-    >>> catena.solve(catena.Position(size=3), window=(0, 0)).lower     # Black wins: value >= 0
-    0.5
+    >>> proof = catena.solve(catena.Position(size=3), window=(0, 0))   # does Black win?
+    >>> proof.stopped_by, proof.winner, proof.lower > 0
+    ('window', 'black', True)
     """
     if not isinstance(pos, Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
