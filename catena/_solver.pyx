@@ -1043,17 +1043,19 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         finally:
             with guard:
                 running[0] -= 1
-                if running[0] == 0:
+                if running[0] <= 0:
                     finished.set()
 
     # the search runs in threads without the GIL; this thread waits in short steps so
     # that Ctrl-C, the progress callback and checkpoints run here (an Event, not
     # Thread.join: an interrupted join may report a live thread as ended, and the run
     # must outlive its threads)
-    for thread in range(threads):
-        threading.Thread(target=work, args=(thread,), daemon=True).start()
+    started = 0
     last_bounds, last_save = run.bounds, time.perf_counter()
     try:
+        for thread in range(threads):
+            threading.Thread(target=work, args=(thread,), daemon=True).start()
+            started += 1
         while not finished.wait(0.2):
             if progress is not None:
                 lower, upper = run.bounds
@@ -1065,11 +1067,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
                 save()
                 last_save = time.perf_counter()
     except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, report what is proven
-        run.interrupt()
-        finished.wait()
+        _stop(run, threads - started, running, guard, finished)
     except BaseException:                        # e.g. the progress callback failed: stop, re-raise
-        run.interrupt()
-        finished.wait()
+        _stop(run, threads - started, running, guard, finished)
         raise
     if failure:
         raise failure[0]
@@ -1096,6 +1096,16 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     return SolveResult(value=None if longest else value, winner=winner,
                        best_move=pv[0] if pv else None, pv=pv, nodes=nodes, seconds=seconds,
                        solved=True, lower=value, upper=value, stopped_by=None)
+
+
+def _stop(run, never_started, running, guard, finished):
+    """Stop the search threads and wait for them (Ctrl-C may come before all were started)."""
+    run.interrupt()
+    with guard:
+        running[0] -= never_started
+        if running[0] <= 0:
+            finished.set()
+    finished.wait()
 
 
 def _points(half_points, longest):
