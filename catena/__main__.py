@@ -190,6 +190,7 @@ def _perft(args) -> int:
 
 def _solve(args) -> int:
     from catena.effort import check_solvable
+    from catena.errors import TooMuchWorkError
     from catena.progress import SolveProgress, bounds_text
 
     if args.record:
@@ -204,12 +205,24 @@ def _solve(args) -> int:
     for move in args.moves:
         pos.push(move)
     if args.max_seconds is None and args.max_nodes is None:
-        check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
-                                       "and get proven bounds")
+        try:
+            check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
+                                           "and get proven bounds, or --checkpoint FILE to solve in pieces")
+        except TooMuchWorkError as exc:
+            if args.checkpoint is None:
+                raise
+            print(f"note: {exc}", file=sys.stderr)      # a checkpointed solve may run in pieces: say so, go on
     print(pos)
     with SolveProgress(args.max_nodes, args.max_seconds) as progress:
         result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
-                              tt_mb=args.tt_mb, progress=progress)
+                              tt_mb=args.tt_mb, progress=progress, threads=args.threads,
+                              checkpoint=args.checkpoint, guess=args.guess,
+                              window=None if args.window is None else tuple(args.window))
+    if result.stopped_by == "window":
+        proof = f"value >= {result.lower:+g}" if result.lower is not None else f"value <= {result.upper:+g}"
+        print(f"proven: {proof} after {result.nodes:,} nodes, {result.seconds:.1f} s"
+              + (f"; winner {result.winner}" if result.winner else ""))
+        return 0
     if not result.solved:
         print(f"unsolved (stopped by {result.stopped_by}): value in {bounds_text(result.lower, result.upper)} "
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
@@ -356,8 +369,14 @@ def main(argv=None) -> int:
                        help="stop after this many seconds with the bounds proven so far")
     solve.add_argument("--max-nodes", type=int, default=None,
                        help="stop after this many nodes with the bounds proven so far; without either "
-                            "limit, positions estimated at more than ten minutes are refused")
+                            "limit (or a checkpoint), positions estimated at more than ten minutes are refused")
     solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
+    solve.add_argument("--threads", type=int, default=None, help="search threads (default: all cores)")
+    solve.add_argument("--checkpoint", default=None,
+                       help="save proven results to this file as the search goes; resume from it if it exists")
+    solve.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                       help="only prove value <= LO, value >= HI, or the exact value between")
+    solve.add_argument("--guess", type=float, default=None, help="where the null-window searches start")
     analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
     common(analysis)
     analysis.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")

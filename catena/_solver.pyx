@@ -1,71 +1,165 @@
 # cython: language_level=3
-"""Exact solver: alpha-beta over the final score margin with a transposition
-table, driven by MTD(f) null-window searches (Plaat et al., 1996).
+"""Exact solver: alpha-beta over the final score margin with a shared transposition
+table, driven by MTD(f) null-window searches (Plaat et al., 1996), on several threads.
 
 Values are Black's score minus White's in half points (komi and the button's
 half point exact); under longest-ribbon scoring they are +1, 0, -1 (win, draw,
 loss for Black).  Black maximises, White minimises, so double placement's two
 stones in a row need no special case.
 
-The table is keyed by the position's solver key (F4 of the rules): which cells
-hold stones, each unbounded ribbon's ends and black count, the turn and the
-button (and under longest ribbon the multiset of bounded ribbons), so positions that differ only in the colours inside unbounded ribbons,
-or in bounded ribbons, share an entry.  It stores bounds on the *future* part
-of the margin (the margin minus what the bounded ribbons already give), which
-is what those positions share.  While few stones are on the board the key is
-also made canonical over the board's 12 symmetries.
+The table is keyed by a solver key of the position (F4 of the rules).  The
+default, the *small key*, holds only what the future depends on: the legal
+cells, each unbounded ribbon's length, black count and the ends that still
+touch a legal cell (an end that touches none never will, R8), the turn and the
+button (and under longest ribbon the multiset of bounded ribbons).  The other
+key is the position's own (every stone's cell, each unbounded ribbon's two
+ends).  Entries hold bounds on the *future* part of the margin (the margin
+minus what the bounded ribbons already give), which is what those positions
+share.  While few stones are on the board the key is made canonical over the
+board's 12 symmetries.
+
+The table is built for GB sizes: buckets of four 16-byte entries fill one cache
+line, the entry of least work is replaced, the memory asks the OS for huge
+pages, and nodes with few legal cells left neither probe nor store (their
+subtrees are cheaper than a cache miss).  An entry's first word is its key
+XOR its second word, so an entry torn by two threads writing at once fails
+its key check and reads as absent: threads share the table without locks.
+
+Threads run the same MTD(f) null-window searches on one table (a lazy SMP):
+when one thread proves a bound on the root the others drop their search (they
+store nothing from it) and all start the next null window.  Near the root a
+thread defers a child another thread is searching (simplified ABDADA), so
+they spread over the tree.  Every bound comes from a complete search, so the
+value does not depend on the number of threads.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.stdlib cimport calloc, free
+from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
+from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
+from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, SCORING_SQUARE,
+                               PosState,
                                Position, Result, Undo, final_result, gen_moves, make_move_keyed,
-                               mix64, is_ribbon_head, pos_alloc, pos_copy, ribbon_key, unmake_move)
+                               mix64, is_ribbon_head, legal_list, pos_alloc, pos_copy, ribbon_key,
+                               unmake_move)
 
+import hashlib
+import json
+import math
+import os
 import threading
 import time
 
 from catena.effort import check_solvable
-from catena.errors import CatenaError
 from catena.results import SolveResult
+
+cdef extern from "sys/mman.h":
+    enum: MADV_HUGEPAGE
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    static inline int catena_load(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void catena_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline void catena_lock(int* p) {
+        while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE)) { while (__atomic_load_n(p, __ATOMIC_RELAXED)) {} }
+    }
+    static inline void catena_unlock(int* p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
+    static inline uint64_t catena_load64(const uint64_t* p) {
+        return __atomic_load_n(p, __ATOMIC_RELAXED);
+    }
+    static inline void catena_store64(uint64_t* p, uint64_t v) {
+        __atomic_store_n(p, v, __ATOMIC_RELAXED);
+    }
+    """
+    int catena_load(const int* p) noexcept nogil
+    void catena_store(int* p, int v) noexcept nogil
+    void catena_lock(int* p) noexcept nogil
+    void catena_unlock(int* p) noexcept nogil
+    uint64_t catena_load64(const uint64_t* p) noexcept nogil
+    void catena_store64(uint64_t* p, uint64_t v) noexcept nogil
 
 cdef enum:
     MAX_PLY = MAX_MOVES + 2
-    NO_MOVE = 0xFFFF
+    MAX_THREADS = 64
+    NO_MOVE = 0x1FF            # 9 bits: a cell (< 272), the button, or none
     INF = 1 << 28
     STOP_NONE = 0
     STOP_NODES = 1
     STOP_SECONDS = 2
     STOP_INTERRUPT = 3
+    BUCKET = 4                 # entries per bucket: 4 x 16 bytes, one cache line
+    BOUND_BITS = 22            # an entry's bounds: 22-bit fields, biased
+    BUSY_SIZE = 1 << 14        # ABDADA: slots of children being searched
+    CHECKPOINT_WORK = 8        # entries saved in a checkpoint searched at least 2^8 nodes
 
+cdef int BOUND_BIAS = 1 << (BOUND_BITS - 1)
+cdef int BOUND_TOP = (1 << BOUND_BITS) - 1
 cdef uint64_t SYMMETRIC_SALT = 0x5EED5EED5EED5EEDULL
+cdef uint64_t SMALL_SALT = 0x51A11C0FFEE51A11ULL
+cdef uint64_t DEAD_END = 0x9E3779B97F4A7C15ULL
+
+# Tuning of the search, set by _configure (for measurements) and read when a run starts.
+cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see docs/side4.md
+cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid everywhere measured)
+cdef int g_abdada_min = 12      # nodes with at least this many legal cells defer busy children
+cdef int g_near_mb = 16         # tables above 64 MB get a near-leaf table of this size ...
+cdef int g_near_max = 11        # ... for nodes with at most this many legal cells (measured: 8 and 11 alike)
+cdef int g_huge_pages = 1       # ask for huge pages for the table
+cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1 searches least)
+cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
+
 
 ctypedef struct Entry:
-    uint64_t key
-    int32_t lower        # bounds on the future margin (margin minus the bounded ribbons' part)
-    int32_t upper
-    uint16_t move        # best move found, in the canonical frame of the key
-    uint8_t work         # log2 of the nodes searched for this entry: what replacement keeps
+    uint64_t check       # key ^ data: a torn entry fails the check
+    uint64_t data        # lower (22 bits), upper (22), move (9), work (6): see _pack
 
-ctypedef struct Solver:
-    Entry* table         # buckets of two: [0] keeps the larger work, [1] always replaced
+ctypedef struct Table:
+    Entry* entries       # buckets of BUCKET entries, on a cache line
     uint64_t mask        # buckets - 1
-    int64_t nodes
+    void* mapping        # what mmap gave (the entries sit on a 2 MB boundary inside)
+    size_t mapped        # its length
+    int huge             # madvise(MADV_HUGEPAGE) accepted
+
+ctypedef struct Shared:
+    Table table
+    Table near           # a small table, in cache, for nodes with at most near_max legal cells
+    int near_max         # -1: no near table
     int64_t max_nodes    # < 0: no limit
     double deadline      # monotonic seconds; 0: no limit
     int stop             # why the search stopped (STOP_*), STOP_NONE while running
+    int epoch            # bumped whenever the root bounds change: searches started before stop
+    int lock             # guards lower, upper, guess, epoch
     int longest          # win/draw/loss search (longest-ribbon scoring)
     int sym_stones       # keys are canonical over the symmetries up to this many stones
+    int small_key        # the small key (see the module docstring)
+    int probe_min        # fewer legal cells: no table
+    int abdada_min       # at least this many legal cells: defer children other threads search
+    int margin_bound     # cut with the static bound on the remaining margin
     int32_t lower        # MTD(f): proven bounds on the root value so far
     int32_t upper
+    int32_t guess        # the next null window starts from here
+    int32_t win_lo       # threshold proof: stop once upper <= win_lo or lower >= win_hi
+    int32_t win_hi
+    int nthreads
+    void* workers[MAX_THREADS]     # each thread's Solver (for the node total)
+    uint64_t busy[BUSY_SIZE]       # ABDADA: keys of children a thread is searching
+
+ctypedef struct Solver:
+    Shared* sh
+    PosState* root       # this thread's copy of the root
+    int64_t nodes
+    int epoch            # the epoch this thread's current search started in
+    int halted           # the current search was dropped (stop, or a newer epoch)
+    int id               # thread number, 0 for the main thread
     int32_t history[3][MAX_MOVES]
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
+    uint16_t deferred[MAX_PLY][MAX_MOVES]
 
 
 cdef inline double _now() noexcept nogil:
@@ -74,23 +168,143 @@ cdef inline double _now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline int _claimed(const Solver* s, const PosState* p) noexcept nogil:
+# ---------------------------------------------------------------------------
+# The table
+
+cdef int _table_init(Table* t, double megabytes) noexcept nogil:
+    """Map a table of about ``megabytes`` (a power of two of buckets); 0, or -1 without memory."""
+    cdef uint64_t buckets = 1
+    cdef uint64_t want = <uint64_t>(megabytes * 1024 * 1024 / (BUCKET * sizeof(Entry)))
+    cdef size_t huge = 2 * 1024 * 1024, bytes_, start
+    while buckets * 2 <= want:
+        buckets *= 2
+    bytes_ = buckets * BUCKET * sizeof(Entry)
+    t.mapped = bytes_ + huge
+    # anonymous memory comes zeroed and is only backed once touched
+    t.mapping = mmap(NULL, t.mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    if t.mapping == MAP_FAILED:
+        t.mapping = NULL
+        return -1
+    start = (<size_t>t.mapping + huge - 1) & ~(huge - 1)
+    t.entries = <Entry*>start
+    t.mask = buckets - 1
+    t.huge = g_huge_pages and bytes_ >= huge and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0
+    return 0
+
+
+cdef inline Table* _table_for(Shared* sh, const PosState* p) noexcept nogil:
+    """Nodes near the leaves, the most numerous and the cheapest, use the small table that
+    stays in cache; the big table (a cache and TLB miss a probe) keeps the expensive ones."""
+    return &sh.near if p.h.nlegal <= sh.near_max else &sh.table
+
+
+cdef void _table_free(Table* t) noexcept nogil:
+    if t.mapping != NULL:
+        munmap(t.mapping, t.mapped)
+        t.mapping = NULL
+
+
+cdef inline uint64_t _pack(int32_t lower, int32_t upper, int move, int work) noexcept nogil:
+    """Bounds clamped into their fields (the extremes stand for -INF / +INF)."""
+    cdef int lo = lower + BOUND_BIAS, hi = upper + BOUND_BIAS
+    if lower <= -INF or lo < 0:
+        lo = 0
+    if upper >= INF or hi > BOUND_TOP:
+        hi = BOUND_TOP
+    return (<uint64_t>lo | (<uint64_t>hi << BOUND_BITS) | (<uint64_t>move << (2 * BOUND_BITS))
+            | (<uint64_t>(work if work < 63 else 63) << (2 * BOUND_BITS + 9)))
+
+
+cdef inline int32_t _lower(uint64_t data) noexcept nogil:
+    cdef int f = data & BOUND_TOP
+    return -INF if f == 0 else f - BOUND_BIAS
+
+
+cdef inline int32_t _upper(uint64_t data) noexcept nogil:
+    cdef int f = (data >> BOUND_BITS) & BOUND_TOP
+    return INF if f == BOUND_TOP else f - BOUND_BIAS
+
+
+cdef inline int _move_of(uint64_t data) noexcept nogil:
+    return (data >> (2 * BOUND_BITS)) & 0x1FF
+
+
+cdef inline int _work_of(uint64_t data) noexcept nogil:
+    return (data >> (2 * BOUND_BITS + 9)) & 63
+
+
+cdef inline bint _probe(const Table* t, uint64_t key, uint64_t* data) noexcept nogil:
+    """The data stored under ``key``, if any."""
+    cdef Entry* bucket = &t.entries[BUCKET * (key & t.mask)]
+    cdef uint64_t d
+    cdef int i
+    for i in range(BUCKET):
+        d = catena_load64(&bucket[i].data)
+        if catena_load64(&bucket[i].check) ^ d == key:
+            data[0] = d
+            return True
+    return False
+
+
+cdef void _store(Table* t, uint64_t key, int32_t lower, int32_t upper, int move, int work) noexcept nogil:
+    """Merge the bounds into ``key``'s entry, or replace the bucket's entry of least work."""
+    cdef Entry* bucket = &t.entries[BUCKET * (key & t.mask)]
+    cdef uint64_t d
+    cdef int i, victim = 0, least = 64, w
+    for i in range(BUCKET):
+        d = catena_load64(&bucket[i].data)
+        if catena_load64(&bucket[i].check) ^ d == key:   # the same position: keep both bounds
+            if _lower(d) > lower:
+                lower = _lower(d)
+            if _upper(d) < upper:
+                upper = _upper(d)
+            if move == NO_MOVE:
+                move = _move_of(d)
+            if _work_of(d) > work:
+                work = _work_of(d)
+            victim = i
+            break
+        w = _work_of(d)
+        if w < least:
+            least = w
+            victim = i
+    d = _pack(lower, upper, move, work)
+    catena_store64(&bucket[victim].data, d)
+    catena_store64(&bucket[victim].check, key ^ d)
+
+
+# ---------------------------------------------------------------------------
+# Keys
+
+cdef inline int _claimed(const Shared* sh, const PosState* p) noexcept nogil:
     """The margin the bounded ribbons already give, in half points (F4)."""
-    return 0 if s.longest else 2 * p.h.bounded
+    return 0 if sh.longest else 2 * p.h.bounded
 
 
-cdef int _terminal_value(const Solver* s, const PosState* p) noexcept nogil:
+cdef int _terminal_value(const Shared* sh, const PosState* p) noexcept nogil:
     cdef Result r
     final_result(p, &r)
-    if s.longest:
+    if sh.longest:
         return 0 if r.winner == 0 else (1 if r.winner == BLACK else -1)
     return r.black2 - r.white2
 
 
+cdef inline uint64_t _least(const uint64_t* keys, int n, int* best_sym) noexcept nogil:
+    """The least of ``n`` keys, and which symmetry gave it: the canonical key."""
+    cdef uint64_t best = keys[0]
+    cdef int k
+    best_sym[0] = 0
+    for k in range(1, n):
+        if keys[k] < best:
+            best = keys[k]
+            best_sym[0] = k
+    return best
+
+
 cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
-    """The least over the 12 symmetries of the solver key, built from scratch."""
+    """The least over the 12 symmetries of the position's solver key, built from scratch."""
     cdef const Geometry* g = p.geo
-    cdef uint64_t base = p.h.key, keys[NUM_SYMMETRIES], best
+    cdef uint64_t base = p.h.key, keys[NUM_SYMMETRIES]
     cdef int c, k, f
     # what the symmetries do not move: remove the stone and ribbon terms from the key
     for c in range(p.ncells):
@@ -108,62 +322,100 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
             if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
                 for k in range(NUM_SYMMETRIES):
                     keys[k] ^= ribbon_key(g, g.sym[k][c], g.sym[k][f], p.cell[c].nblack)
-    best = keys[0]
-    best_sym[0] = 0
-    for k in range(1, NUM_SYMMETRIES):
-        if keys[k] < best:
-            best = keys[k]
-            best_sym[0] = k
-    return best ^ p.h.bounded_key ^ SYMMETRIC_SALT
+    return _least(keys, NUM_SYMMETRIES, best_sym) ^ p.h.bounded_key ^ SYMMETRIC_SALT
 
 
-cdef inline Entry* _probe(Solver* s, uint64_t key) noexcept nogil:
-    cdef Entry* bucket = &s.table[2 * (key & s.mask)]
-    if bucket[0].key == key:
-        return &bucket[0]
-    if bucket[1].key == key:
-        return &bucket[1]
-    return NULL
+cdef inline uint64_t _cell_term(int c, uint64_t salt) noexcept nogil:
+    return mix64((<uint64_t>c + 1) * 0xD1B54A32D192ED03ULL ^ salt)
 
 
-cdef void _store(Solver* s, uint64_t key, int32_t lower, int32_t upper, int move, int work) noexcept nogil:
-    cdef Entry* bucket = &s.table[2 * (key & s.mask)]
-    cdef Entry* e
-    if bucket[0].key == key:
-        e = &bucket[0]
-    elif bucket[1].key == key:
-        e = &bucket[1]
-    else:
-        e = NULL
-    if e != NULL:                               # the same position: keep both bounds
-        if lower > e.lower:
-            e.lower = lower
-        if upper < e.upper:
-            e.upper = upper
-        if move != NO_MOVE:
-            e.move = move
-        if work > e.work:
-            e.work = work
-        return
-    if work >= bucket[0].work:
-        bucket[1] = bucket[0]
-        e = &bucket[0]
-    else:
-        e = &bucket[1]
-    e.key = key
-    e.lower = lower
-    e.upper = upper
-    e.move = move
-    e.work = work
+cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexcept nogil:
+    """The small key (module docstring): legal cells, and per unbounded ribbon its live ends,
+    length and black count; least over the symmetries when ``symmetric``."""
+    cdef const Geometry* g = p.geo
+    cdef const uint16_t* legal = legal_list(<PosState*>p)
+    cdef uint8_t live[MAX_CELLS + 1]
+    cdef int ends[MAX_CELLS]
+    cdef int i, j, c, e, f, k, nends = 0, nsym = NUM_SYMMETRIES if symmetric else 1
+    cdef uint64_t keys[NUM_SYMMETRIES], shape, a, b
+    for k in range(nsym):
+        keys[k] = 0
+    for i in range(p.ncells + 1):
+        live[i] = 0
+    for i in range(p.h.nlegal):                 # the legal cells; the stones next to them are the live ends
+        c = legal[i]
+        for k in range(nsym):
+            keys[k] ^= _cell_term(g.sym[k][c], SMALL_SALT)
+        for j in range(6):
+            e = g.nb6[c][j]
+            if p.cell[e].placed and not live[e]:
+                live[e] = 1
+                ends[nends] = e
+                nends += 1
+    for i in range(nends):
+        e = ends[i]
+        f = p.cell[e].other_end
+        if f != e and live[f] and f < e:      # both ends live: visit the ribbon from the lower one
+            continue
+        shape = mix64((<uint64_t>p.cell[e].length << 20) | p.cell[e].nblack | (<uint64_t>1 << 40))
+        for k in range(nsym):
+            a = _cell_term(g.sym[k][e], 0)
+            if f == e:
+                b = a
+            elif live[f]:
+                b = _cell_term(g.sym[k][f], 0)
+            else:
+                b = DEAD_END
+            keys[k] ^= mix64(a + b + shape)
+    return (_least(keys, nsym, best_sym) ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
+            ^ p.h.bounded_key ^ (SYMMETRIC_SALT if symmetric else 0))
 
 
-cdef inline int _log2(int64_t n) noexcept nogil:
-    cdef int r = 0
-    while n > 1:
-        n >>= 1
-        r += 1
-    return r
+cdef inline uint64_t _key_of(const Shared* sh, const PosState* p, int* sym) noexcept nogil:
+    cdef bint symmetric = p.h.nblack_stones + p.h.nwhite_stones <= sh.sym_stones
+    sym[0] = 0
+    if sh.small_key:
+        return _small_key(p, symmetric, sym)
+    if symmetric:
+        return _symmetric_key(p, sym)
+    return p.h.key ^ p.h.bounded_key
 
+
+cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) noexcept nogil:
+    """Static bounds on the final margin (standard scoring): bounded ribbons are fixed, an
+    unbounded ribbon whose lead nothing can overturn (not every other unbounded stone and every
+    new stone joined to it) keeps its colour, every other
+    stone, now or still to come (at most one per legal cell), may go either way."""
+    cdef int c, b, w, swing = p.h.nlegal, fixed = p.h.bounded, lead, unbounded = 0
+    for c in range(p.ncells):
+        if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
+            unbounded += p.cell[c].length
+    for c in range(p.ncells):
+        if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
+            b = p.cell[c].nblack
+            w = p.cell[c].length - b
+            lead = b - w if b > w else w - b
+            # joins can bring every other unbounded stone and every new one into this ribbon
+            if lead > p.h.nlegal + unbounded - p.cell[c].length:
+                fixed += p.cell[c].length if b > w else -p.cell[c].length
+            else:
+                swing += p.cell[c].length
+    lo[0] = 2 * (fixed - swing) - 2 * p.komi
+    hi[0] = 2 * (fixed + swing) - 2 * p.komi
+    if p.game_type != GAME_DOUBLE:            # the button's half point
+        if p.h.button == BLACK:
+            lo[0] += 1
+            hi[0] += 1
+        elif p.h.button == WHITE:
+            lo[0] -= 1
+            hi[0] -= 1
+        else:
+            lo[0] -= 1
+            hi[0] += 1
+
+
+# ---------------------------------------------------------------------------
+# The search
 
 cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
     """Table move first, then by history score (insertion sort: lists are short)."""
@@ -184,108 +436,284 @@ cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noex
         moves[j + 1] = m
 
 
+cdef void _rotate(uint16_t* moves, int n, int k) noexcept nogil:
+    """Rotate ``moves`` left by ``k``: helper threads start near the root on other moves."""
+    cdef uint16_t tmp[MAX_MOVES]
+    cdef int i
+    for i in range(n):
+        tmp[i] = moves[(i + k) % n]
+    for i in range(n):
+        moves[i] = tmp[i]
+
+
+cdef int64_t _total_nodes(const Shared* sh) noexcept nogil:
+    cdef int64_t total = 0
+    cdef int i
+    for i in range(sh.nthreads):
+        total += (<Solver*>sh.workers[i]).nodes
+    return total
+
+
+cdef inline bint _halt(Solver* s) noexcept nogil:
+    """Whether this search must end now (a limit, Ctrl-C, or another thread moved the root bounds)."""
+    cdef Shared* sh = s.sh
+    if (s.nodes & 1023) == 0:
+        if sh.max_nodes >= 0 and _total_nodes(sh) >= sh.max_nodes:
+            catena_store(&sh.stop, STOP_NODES)
+        elif sh.deadline > 0 and _now() >= sh.deadline:
+            catena_store(&sh.stop, STOP_SECONDS)
+    if catena_load(&sh.stop) or catena_load(&sh.epoch) != s.epoch:
+        s.halted = 1
+    return s.halted
+
+
 cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the total margin; Black maximises."""
+    cdef Shared* sh = s.sh
     s.nodes += 1
-    if (s.nodes & 1023) == 0:
-        if s.max_nodes >= 0 and s.nodes >= s.max_nodes:
-            s.stop = STOP_NODES
-        elif s.deadline > 0 and _now() >= s.deadline:
-            s.stop = STOP_SECONDS
-    if s.stop:
+    if _halt(s):
         return 0
     if p.h.over:
-        return _terminal_value(s, p)
-    cdef int claimed = _claimed(s, p), sym = 0, first = NO_MOVE, lo, hi
-    cdef int stones = p.h.nblack_stones + p.h.nwhite_stones
-    cdef uint64_t key
-    if stones <= s.sym_stones:
-        key = _symmetric_key(p, &sym)
-    else:
-        key = p.h.key ^ p.h.bounded_key
-    cdef Entry* e = _probe(s, key)
-    if e != NULL:
-        lo = e.lower + claimed
-        hi = e.upper + claimed
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
-        if lo == hi:
-            return lo
-        if lo > alpha:
-            alpha = lo
-        if hi < beta:
-            beta = hi
-        if e.move != NO_MOVE:
-            first = e.move if e.move == p.ncells else p.geo.sym_inverse[sym][e.move]
+        return _terminal_value(sh, p)
+    cdef int claimed = _claimed(sh, p), sym = 0, first = NO_MOVE, lo, hi
+    cdef bint use_table = p.h.nlegal >= sh.probe_min
+    cdef uint64_t key = 0, data
+    cdef Table* table = NULL
+    if use_table:
+        key = _key_of(sh, p, &sym)
+        table = _table_for(sh, p)
+        if _probe(table, key, &data):
+            lo = _lower(data)
+            hi = _upper(data)
+            lo = -INF if lo <= -INF else lo + claimed
+            hi = INF if hi >= INF else hi + claimed
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            first = _move_of(data)
+            if first != NO_MOVE and first != p.ncells:
+                first = p.geo.sym_inverse[sym][first]
+        if sh.margin_bound:
+            _margin_bounds(sh, p, &lo, &hi)
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
     cdef uint16_t* moves = s.moves[ply]
-    cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE
+    cdef uint16_t* deferred = s.deferred[ply]
+    cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
+    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
+    cdef uint64_t child
     _order(s, p, moves, n, first)
+    if defer and s.id and ply < g_split_ply and n > 2:
+        _rotate(moves + 1, n - 1, (s.id * (n - 1)) // sh.nthreads)
     cdef bint maximising = p.h.to_move == BLACK
     cdef int best = -INF if maximising else INF, a = alpha, b = beta
     cdef int64_t nodes_before = s.nodes
-    for i in range(n):
-        make_move_keyed(p, moves[i], &s.undo[ply], s.cells[ply])
+    i = 0
+    while i < n + ndeferred:
+        m = moves[i] if i < n else deferred[i - n]
+        make_move_keyed(p, m, &s.undo[ply], s.cells[ply])
+        if defer:
+            child = p.h.key ^ p.h.bounded_key
+            slot = child & (BUSY_SIZE - 1)
+            if i > 0 and i < n and catena_load64(&sh.busy[slot]) == child:
+                unmake_move(p, &s.undo[ply], s.cells[ply])     # another thread is on it: later
+                deferred[ndeferred] = m
+                ndeferred += 1
+                i += 1
+                continue
+            catena_store64(&sh.busy[slot], child)
         v = _search(s, p, ply + 1, a, b)
+        if defer and catena_load64(&sh.busy[slot]) == child:
+            catena_store64(&sh.busy[slot], 0)
         unmake_move(p, &s.undo[ply], s.cells[ply])
-        if s.stop:
+        if s.halted:
             return 0
         if maximising:
             if v > best:
                 best = v
-                best_move = moves[i]
+                best_move = m
                 if v > a:
                     a = v
         else:
             if v < best:
                 best = v
-                best_move = moves[i]
+                best_move = m
                 if v < b:
                     b = v
         if a >= b:
-            s.history[p.h.to_move][moves[i]] += n * n
+            s.history[p.h.to_move][m] += n * n
             break
-    cdef int stored_move = best_move
-    if best_move != NO_MOVE and best_move != p.ncells:
-        stored_move = p.geo.sym[sym][best_move]
-    lo = -INF
-    hi = INF
-    if best > alpha and best < beta:
-        lo = best - claimed
-        hi = best - claimed
-    elif best >= beta:
-        lo = best - claimed
-    else:
-        hi = best - claimed
-    _store(s, key, lo, hi, stored_move, _log2(s.nodes - nodes_before + 1))
+        i += 1
+    if use_table:
+        if best_move != NO_MOVE and best_move != p.ncells:
+            best_move = p.geo.sym[sym][best_move]
+        lo = -INF
+        hi = INF
+        if best > alpha and best < beta:
+            lo = best - claimed
+            hi = best - claimed
+        elif best >= beta:
+            lo = best - claimed
+        else:
+            hi = best - claimed
+        _store(table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
     return best
 
 
-cdef int _mtdf(Solver* s, PosState* p, int guess) noexcept nogil:
-    """MTD(f): null-window searches until the bounds meet; the value, or 0 if stopped."""
-    cdef int g = guess, b
-    while s.lower < s.upper:
-        b = g + 1 if g == s.lower else g
+cdef inline int _log2(int64_t n) noexcept nogil:
+    cdef int r = 0
+    while n > 1:
+        n >>= 1
+        r += 1
+    return r
+
+
+cdef inline bint _answered(const Shared* sh) noexcept nogil:
+    """The root bounds meet, or answer the threshold question."""
+    return sh.lower >= sh.upper or sh.upper <= sh.win_lo or sh.lower >= sh.win_hi
+
+
+cdef void _thread_mtdf(Solver* s) noexcept nogil:
+    """MTD(f) on the shared root bounds: null windows until they meet (or answer the window)."""
+    cdef Shared* sh = s.sh
+    cdef int g, b
+    while True:
+        catena_lock(&sh.lock)
+        if catena_load(&sh.stop) or _answered(sh):
+            catena_unlock(&sh.lock)
+            return
+        g = sh.guess
+        if g < sh.win_lo:
+            g = sh.win_lo
+        if g > sh.win_hi:
+            g = sh.win_hi
+        b = g + 1 if g <= sh.lower else g
+        if b > sh.upper:
+            b = sh.upper
+        s.epoch = sh.epoch
+        s.halted = 0
+        catena_unlock(&sh.lock)
+        g = _search(s, s.root, 0, b - 1, b)
+        if catena_load(&sh.stop):
+            return
+        if s.halted:                            # another thread moved the bounds first
+            continue
+        catena_lock(&sh.lock)
+        if g < b:
+            if g < sh.upper:
+                sh.upper = g
+        elif g > sh.lower:
+            sh.lower = g
+        sh.guess = g
+        catena_store(&sh.epoch, sh.epoch + 1)
+        catena_unlock(&sh.lock)
+
+
+cdef int _value_of(Solver* s, PosState* p, int guess) noexcept nogil:
+    """Exact value of ``p`` with the current table, on this thread alone (MTD(f) from ``guess``)."""
+    cdef int lower = -INF, upper = INF, g = guess, b
+    while lower < upper:
+        b = g + 1 if g <= lower else g
+        if b > upper:
+            b = upper
+        s.halted = 0
         g = _search(s, p, 0, b - 1, b)
-        if s.stop:
+        if s.halted:
             return 0
         if g < b:
-            s.upper = g
+            upper = g
         else:
-            s.lower = g
-    return s.lower
+            lower = g
+    return lower
 
 
-cdef int _value_of(Solver* s, PosState* p) noexcept nogil:
-    """Exact value of ``p`` with the current table (a fresh MTD(f) run)."""
-    cdef int32_t keep_lower = s.lower, keep_upper = s.upper, v
-    s.lower = -INF
-    s.upper = INF
-    v = _mtdf(s, p, 0)
-    s.lower = keep_lower
-    s.upper = keep_upper
-    return v
+cdef Solver* _solver_new(Shared* sh, const PosState* root) noexcept nogil:
+    cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
+    if s == NULL:
+        return NULL
+    s.root = pos_alloc(root.ncells)
+    if s.root == NULL:
+        free(s)
+        return NULL
+    pos_copy(s.root, root)
+    s.sh = sh
+    return s
+
+
+cdef void _solver_free(Solver* s) noexcept nogil:
+    if s != NULL:
+        free(s.root)
+        free(s)
+
+
+cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexcept nogil:
+    sh.longest = root.scoring == SCORING_LONGEST
+    sh.sym_stones = sym_stones
+    sh.small_key = g_small_key
+    sh.probe_min = g_probe_min
+    sh.abdada_min = g_abdada_min
+    sh.margin_bound = g_margin_bound and root.scoring == 0
+    sh.near_max = -1
+    sh.lower = -INF
+    sh.upper = INF
+    sh.win_lo = -INF
+    sh.win_hi = INF
+    sh.max_nodes = -1
+
+
+# ---------------------------------------------------------------------------
+# Checkpoints: the proven root bounds and the table's expensive entries
+
+cdef int64_t _save_entries(const Table* t, FILE* out, int min_work) noexcept nogil:
+    """Append the entries that searched at least 2^min_work nodes; how many, or -1."""
+    cdef uint64_t i, total = (t.mask + 1) * BUCKET
+    cdef Entry buffer[1024]
+    cdef int n = 0
+    cdef int64_t written = 0
+    for i in range(total):
+        buffer[n].data = catena_load64(&t.entries[i].data)
+        buffer[n].check = catena_load64(&t.entries[i].check)
+        if buffer[n].check == 0 and buffer[n].data == 0:
+            continue
+        if _work_of(buffer[n].data) < min_work:
+            continue
+        n += 1
+        if n == 1024:
+            if fwrite(buffer, sizeof(Entry), n, out) != <size_t>n:
+                return -1
+            written += n
+            n = 0
+    if n and fwrite(buffer, sizeof(Entry), n, out) != <size_t>n:
+        return -1
+    return written + n
+
+
+cdef int64_t _load_entries(Table* t, FILE* src) noexcept nogil:
+    """Store every entry read from ``src``; how many."""
+    cdef Entry buffer[1024]
+    cdef size_t n, i
+    cdef int64_t loaded = 0
+    cdef uint64_t d
+    while True:
+        n = fread(buffer, sizeof(Entry), 1024, src)
+        for i in range(n):
+            d = buffer[i].data
+            _store(t, buffer[i].check ^ d, _lower(d), _upper(d), _move_of(d), _work_of(d))
+        loaded += n
+        if n < 1024:
+            return loaded
+
+
+CHECKPOINT_MAGIC = b"catena-solver-checkpoint 1\n"
 
 
 # ---------------------------------------------------------------------------
@@ -293,79 +721,132 @@ cdef int _value_of(Solver* s, PosState* p) noexcept nogil:
 
 
 cdef class _Run:
-    """One solve: the C solver and its root position."""
-    cdef Solver* s
-    cdef PosState* root
-    cdef int value
+    """One solve: the shared state, one C solver per thread, and the root position."""
+    cdef Shared* sh
+    cdef Solver* solvers[MAX_THREADS]
+    cdef int nthreads
     cdef readonly bint done
 
-    def __cinit__(self, Position pos, double tt_mb, int sym_stones):
-        cdef uint64_t buckets = 1
-        cdef uint64_t want = <uint64_t>(tt_mb * 1024 * 1024 / (2 * sizeof(Entry)))
-        while buckets * 2 <= want:
-            buckets *= 2
-        self.s = <Solver*>calloc(1, sizeof(Solver))
-        self.root = pos_alloc(pos._st.ncells)
-        if self.s == NULL or self.root == NULL:
+    def __cinit__(self, Position pos, double tt_mb, int sym_stones, int threads):
+        self.sh = <Shared*>calloc(1, sizeof(Shared))
+        if self.sh == NULL:
             raise MemoryError()
-        self.s.table = <Entry*>calloc(2 * buckets, sizeof(Entry))
-        if self.s.table == NULL:
-            raise MemoryError(f"no room for a {tt_mb} MB transposition table")
-        self.s.mask = buckets - 1
-        self.s.longest = pos._st.scoring == SCORING_LONGEST
-        self.s.sym_stones = sym_stones
-        self.s.lower = -INF
-        self.s.upper = INF
-        pos_copy(self.root, pos._st)
+        if _table_init(&self.sh.table, tt_mb) != 0:
+            raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
+        _shared_setup(self.sh, pos._st, sym_stones)
+        if tt_mb > 64 and g_near_max >= 0:
+            if _table_init(&self.sh.near, g_near_mb) != 0:
+                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+            self.sh.near_max = g_near_max
+        self.nthreads = threads
+        for i in range(threads):
+            self.solvers[i] = _solver_new(self.sh, pos._st)
+            if self.solvers[i] == NULL:
+                raise MemoryError()
+            self.sh.workers[i] = self.solvers[i]
+            self.solvers[i].id = i
+        self.sh.nthreads = threads
 
     def __dealloc__(self):
-        if self.s != NULL:
-            free(self.s.table)
-        free(self.s)
-        free(self.root)
+        if self.sh != NULL:
+            _table_free(&self.sh.table)
+            _table_free(&self.sh.near)
+        for i in range(self.nthreads):
+            _solver_free(self.solvers[i])
+        free(self.sh)
 
-    def run(self, long long max_nodes, double max_seconds):
-        self.s.max_nodes = max_nodes
-        self.s.deadline = _now() + max_seconds if max_seconds > 0 else 0
+    def configure(self, long long max_nodes, double max_seconds, int lo, int hi, int guess):
+        self.sh.max_nodes = max_nodes
+        self.sh.deadline = _now() + max_seconds if max_seconds > 0 else 0
+        self.sh.win_lo = lo
+        self.sh.win_hi = hi
+        self.sh.guess = guess
+
+    def work(self, int thread):
+        """The search of one thread (call on its own thread, one call per thread)."""
+        cdef Solver* s = self.solvers[thread]
+        if thread > 0:                      # helpers start with another move order
+            for i in range(MAX_MOVES):
+                s.history[BLACK][i] = (i * 7919 * thread) % 97
+                s.history[WHITE][i] = (i * 104729 * thread) % 89
         with nogil:
-            self.value = _mtdf(self.s, self.root, 0)
-        self.done = self.s.stop == STOP_NONE
+            _thread_mtdf(s)
+
+    def finish(self):
+        self.done = self.sh.stop == STOP_NONE
 
     def interrupt(self):
-        self.s.stop = STOP_INTERRUPT
+        catena_store(&self.sh.stop, STOP_INTERRUPT)
 
     @property
     def nodes(self):
-        return self.s.nodes
+        return _total_nodes(self.sh)
 
     @property
     def bounds(self):
-        return self.s.lower, self.s.upper
+        return self.sh.lower, self.sh.upper
 
     @property
     def stop(self):
-        return (None, "nodes", "seconds", "interrupt")[self.s.stop]
+        return (None, "nodes", "seconds", "interrupt")[self.sh.stop]
 
-    def principal_variation(self):
-        """Moves that keep the value from the root to the end (indices)."""
-        cdef PosState* p = pos_alloc(self.root.ncells)
+    def save(self, str path, bytes header):
+        """Write the root bounds and the expensive entries to ``path`` (atomically)."""
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as handle:
+            handle.write(CHECKPOINT_MAGIC + header + b"\n")
+        cdef bytes name = os.fsencode(tmp)
+        cdef FILE* out = fopen(name, "ab")
+        cdef int64_t written
+        if out == NULL:
+            raise OSError(f"cannot write the checkpoint {tmp}")
+        with nogil:
+            written = _save_entries(&self.sh.table, out, CHECKPOINT_WORK)
+        if fclose(out) != 0 or written < 0:
+            raise OSError(f"cannot write the checkpoint {tmp}")
+        os.replace(tmp, path)
+        return written
+
+    def load(self, str path, long offset, int lower, int upper):
+        """Read the entries of a checkpoint (from byte ``offset``) and its root bounds."""
+        cdef bytes name = os.fsencode(path)
+        cdef FILE* src = fopen(name, "rb")
+        cdef int64_t loaded
+        if src == NULL:
+            raise OSError(f"cannot read the checkpoint {path}")
+        fseek(src, offset, SEEK_SET)
+        with nogil:
+            loaded = _load_entries(&self.sh.table, src)
+        fclose(src)
+        if lower > self.sh.lower:
+            self.sh.lower = lower
+        if upper < self.sh.upper:
+            self.sh.upper = upper
+        return loaded
+
+    def principal_variation(self, int target):
+        """Moves that keep the value from the root to the end (indices), on one thread."""
+        cdef Solver* s = self.solvers[0]
+        cdef PosState* p = pos_alloc(s.root.ncells)
         cdef uint16_t moves[MAX_MOVES]
         cdef Undo u
         cdef uint16_t cells[MAX_LIST]
-        cdef int target = self.value, n, i, v, claimed_before
-        pos_copy(p, self.root)
-        self.s.max_nodes = -1                # the limits were for the solve, not for this walk
-        self.s.deadline = 0
-        self.s.stop = STOP_NONE
+        cdef int n, i, v
+        pos_copy(p, s.root)
+        self.sh.max_nodes = -1                # the limits were for the solve, not for this walk
+        self.sh.deadline = 0
+        self.sh.stop = STOP_NONE
+        self.sh.nthreads = 1
+        s.epoch = self.sh.epoch
         line = []
         while not p.h.over:
             n = gen_moves(p, moves)
-            _order(self.s, p, moves, n, self._table_move(p))
+            _order(s, p, moves, n, self._table_move(p))
             chosen = None
             for i in range(n):
                 make_move_keyed(p, moves[i], &u, cells)
                 with nogil:
-                    v = _value_of(self.s, p)
+                    v = _value_of(s, p, target)
                 if v == target:
                     chosen = moves[i]
                     break
@@ -377,14 +858,42 @@ cdef class _Run:
         return line
 
     cdef int _table_move(self, PosState* p):
-        cdef int sym = 0
-        cdef uint64_t key = (_symmetric_key(p, &sym)
-                             if p.h.nblack_stones + p.h.nwhite_stones <= self.s.sym_stones
-                             else p.h.key ^ p.h.bounded_key)
-        cdef Entry* e = _probe(self.s, key)
-        if e == NULL or e.move == NO_MOVE:
+        cdef int sym = 0, move
+        cdef uint64_t data
+        if p.h.nlegal < self.sh.probe_min:
             return NO_MOVE
-        return e.move if e.move == p.ncells else p.geo.sym_inverse[sym][e.move]
+        if not _probe(_table_for(self.sh, p), _key_of(self.sh, p, &sym), &data):
+            return NO_MOVE
+        move = _move_of(data)
+        if move == NO_MOVE or move == p.ncells:
+            return move
+        return p.geo.sym_inverse[sym][move]
+
+
+def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
+               near_max=None, near_mb=None, split_ply=None):
+    """Switch the search's techniques for measurements (bench/); returns the old settings."""
+    global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max, g_near_mb
+    old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
+               margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
+               near_mb=g_near_mb, split_ply=g_split_ply)
+    if split_ply is not None:
+        g_split_ply = int(split_ply)
+    if near_max is not None:
+        g_near_max = int(near_max)
+    if near_mb is not None:
+        g_near_mb = int(near_mb)
+    if huge_pages is not None:
+        g_huge_pages = int(bool(huge_pages))
+    if small_key is not None:
+        g_small_key = int(bool(small_key))
+    if probe_min is not None:
+        g_probe_min = int(probe_min)
+    if abdada_min is not None:
+        g_abdada_min = int(abdada_min)
+    if margin_bound is not None:
+        g_margin_bound = int(bool(margin_bound))
+    return old
 
 
 def _check_limit(value, what, kind, maximum):
@@ -397,8 +906,51 @@ def _check_limit(value, what, kind, maximum):
     return value
 
 
+def _half_points(value, what, longest, rounding):
+    """A margin in points (or +1/0/-1 under longest ribbon) as whole half points, rounded."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise TypeError(f"{what} must be a number, not {value!r}")
+    scaled = value if longest else 2 * value
+    if abs(scaled) >= INF // 2:
+        return INF if scaled > 0 else -INF
+    return int(rounding(scaled))
+
+
+def _variant(pos):
+    return {"size": pos.size, "game_type": pos.game_type, "scoring": pos.scoring, "komi": pos.komi,
+            "key": "small" if g_small_key else "position"}
+
+
+def _root_id(pos):
+    """Names the root position in a checkpoint: its bounds hold only for it."""
+    return hashlib.sha256(repr(pos._key()).encode()).hexdigest()
+
+
+def _read_checkpoint(path, pos):
+    """(byte offset of the entries, root lower, root upper) of a checkpoint for ``pos``'s game."""
+    with open(path, "rb") as handle:
+        magic = handle.readline()
+        line = handle.readline()
+        offset = handle.tell()
+    if magic != CHECKPOINT_MAGIC:
+        raise ValueError(f"{path} is not a catena solver checkpoint")
+    try:
+        header = json.loads(line)
+    except ValueError:
+        raise ValueError(f"{path}: the checkpoint header is damaged") from None
+    mine = _variant(pos)
+    theirs = {k: header.get(k) for k in mine}
+    if theirs != mine:
+        raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
+    lower, upper = -INF, INF
+    if header.get("root") == _root_id(pos):
+        lower, upper = header["lower"], header["upper"]
+    return offset, lower, upper
+
+
 def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=None,
-          sym_stones=None):
+          sym_stones=None, *, threads=None, window=None, guess=None, checkpoint=None,
+          checkpoint_seconds=300):
     """Solve ``pos`` exactly: its value with best play from both sides.
 
     ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
@@ -409,25 +961,59 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     ``progress(nodes, seconds, lower, upper)`` is called about five times a second.
     ``tt_mb`` sizes the transposition table; ``sym_stones`` sets up to how many
     stones keys are made canonical over the board's symmetries (default: a third
-    of the cells).
+    of the cells).  ``threads`` search threads share the table (default: all
+    cores); the value does not depend on it.
+
+    ``window=(lo, hi)`` asks a threshold question instead (lo <= hi, in points;
+    +1/0/-1 under longest ribbon): the search stops as soon as it proves
+    value <= lo or value >= hi (``stopped_by="window"``, the proof in
+    ``lower``/``upper``), or finds the exact value between them.  ``guess`` is
+    where the MTD(f) null windows start (a guess near the value saves work).
+
+    ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
+    entries to PATH after every null-window step and every
+    ``checkpoint_seconds``; a solve of the same game that finds PATH resumes
+    from it.
 
     >>> import catena
     >>> result = catena.solve(catena.Position(size=2))
     >>> result.solved, result.value, result.winner
     (True, 2.5, 'black')
+    >>> proof = catena.solve(catena.Position(size=3), window=(0, 0))   # does Black win?
+    >>> proof.stopped_by, proof.winner, proof.lower > 0
+    ('window', 'black', True)
     """
     if not isinstance(pos, Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
     max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
     max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
     tt_mb = _check_limit(tt_mb, "tt_mb", (int, float), 1 << 20)
+    checkpoint_seconds = _check_limit(checkpoint_seconds, "checkpoint_seconds", (int, float), 1e9)
     if sym_stones is None:
         sym_stones = pos._st.ncells // 3
     if isinstance(sym_stones, bool) or not isinstance(sym_stones, int) or sym_stones < 0:
         raise ValueError(f"sym_stones must be a whole number of stones (0 or more), not {sym_stones!r}")
-    if max_seconds is None and max_nodes is None:
+    if threads is None:
+        threads = min(os.cpu_count() or 1, MAX_THREADS)
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    if max_seconds is None and max_nodes is None and checkpoint is None:
         check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"
+    lo2, hi2 = -INF, INF
+    if window is not None:
+        if not isinstance(window, (tuple, list)) or len(window) != 2:
+            raise TypeError(f"window must be a pair (lo, hi), not {window!r}")
+        lo2 = _half_points(window[0], "window's lo", longest, math.floor)
+        hi2 = _half_points(window[1], "window's hi", longest, math.ceil)
+        if window[0] > window[1]:
+            raise ValueError(f"window must have lo <= hi, not {tuple(window)}")
+    guess2 = 0 if guess is None else _half_points(guess, "guess", longest, round)
+    guess2 = max(-INF + 1, min(INF - 1, guess2))
+    if checkpoint is not None:
+        checkpoint = os.fspath(checkpoint)
+        if not isinstance(checkpoint, str):
+            raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
     start = time.perf_counter()
     if pos.is_game_over():
         outcome = pos.outcome()
@@ -436,52 +1022,99 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         return SolveResult(value=None if longest else value, winner=outcome.winner or "draw",
                            best_move=None, pv=(), nodes=0, seconds=0.0, solved=True,
                            lower=value, upper=value, stopped_by=None)
-    run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells))
-    failure = []
-    finished = threading.Event()
+    resume = None
+    if checkpoint is not None and os.path.exists(checkpoint):
+        resume = _read_checkpoint(checkpoint, pos)        # before the table: a bad file costs nothing
+    run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells), threads)
+    if resume is not None:
+        run.load(checkpoint, *resume)
+    run.configure(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds),
+                  lo2, hi2, guess2)
+    header = dict(_variant(pos), root=_root_id(pos))
 
-    def work():
+    def save():
+        lower, upper = run.bounds
+        run.save(checkpoint, json.dumps(dict(header, lower=lower, upper=upper)).encode())
+
+    failure = []
+    running = [threads]
+    finished = threading.Event()
+    guard = threading.Lock()
+
+    def work(thread):
         try:
-            run.run(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds))
+            run.work(thread)
         except BaseException as exc:            # handed to the caller's thread below
             failure.append(exc)
         finally:
-            finished.set()
+            with guard:
+                running[0] -= 1
+                if running[0] <= 0:
+                    finished.set()
 
-    # the search runs in a thread without the GIL; this thread waits in short steps so
-    # that Ctrl-C and the progress callback run here (an Event, not Thread.join: an
-    # interrupted join may report a live thread as ended, and the run must outlive it)
-    threading.Thread(target=work, daemon=True).start()
+    # the search runs in threads without the GIL; this thread waits in short steps so
+    # that Ctrl-C, the progress callback and checkpoints run here (an Event, not
+    # Thread.join: an interrupted join may report a live thread as ended, and the run
+    # must outlive its threads)
+    started = 0
+    last_bounds, last_save = run.bounds, time.perf_counter()
     try:
+        for thread in range(threads):
+            threading.Thread(target=work, args=(thread,), daemon=True).start()
+            started += 1
         while not finished.wait(0.2):
             if progress is not None:
                 lower, upper = run.bounds
                 progress(run.nodes, time.perf_counter() - start, _points(lower, longest),
                          _points(upper, longest))
+            if checkpoint is not None and (run.bounds != last_bounds
+                                           or time.perf_counter() - last_save >= checkpoint_seconds):
+                last_bounds = run.bounds
+                save()
+                last_save = time.perf_counter()
     except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, report what is proven
-        run.interrupt()
-        finished.wait()
+        _stop(run, threads - started, running, guard, finished)
     except BaseException:                        # e.g. the progress callback failed: stop, re-raise
-        run.interrupt()
-        finished.wait()
+        _stop(run, threads - started, running, guard, finished)
         raise
+    finally:
+        if not finished.is_set():                # a second Ctrl-C inside the handlers: never leave
+            run.interrupt()                      # threads searching behind the caller's back
     if failure:
         raise failure[0]
+    run.finish()
+    if checkpoint is not None:
+        save()
     seconds = time.perf_counter() - start
     lower, upper = run.bounds
-    if not run.done:
-        return SolveResult(value=None, winner=None, best_move=None, pv=(), nodes=run.nodes,
-                           seconds=seconds, solved=False, lower=_points(lower, longest),
-                           upper=_points(upper, longest), stopped_by=run.stop)
-    pv = tuple(pos._move_table[m] for m in run.principal_variation())
+    if not run.done or lower < upper:
+        stopped_by = run.stop if not run.done else "window"
+        winner = None
+        if lower > 0 or (longest and lower >= 1):
+            winner = "black"
+        elif upper < 0 or (longest and upper <= -1):
+            winner = "white"
+        return SolveResult(value=None, winner=winner if stopped_by == "window" else None, best_move=None,
+                           pv=(), nodes=run.nodes, seconds=seconds, solved=False,
+                           lower=_points(lower, longest), upper=_points(upper, longest),
+                           stopped_by=stopped_by)
+    nodes = run.nodes
+    pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
     value = _points(lower, longest)
-    if longest:
-        winner = "draw" if lower == 0 else ("black" if lower > 0 else "white")
-    else:
-        winner = "draw" if lower == 0 else ("black" if lower > 0 else "white")
+    winner = "draw" if lower == 0 else ("black" if lower > 0 else "white")
     return SolveResult(value=None if longest else value, winner=winner,
-                       best_move=pv[0] if pv else None, pv=pv, nodes=run.nodes, seconds=seconds,
+                       best_move=pv[0] if pv else None, pv=pv, nodes=nodes, seconds=seconds,
                        solved=True, lower=value, upper=value, stopped_by=None)
+
+
+def _stop(run, never_started, running, guard, finished):
+    """Stop the search threads and wait for them (Ctrl-C may come before all were started)."""
+    run.interrupt()
+    with guard:
+        running[0] -= never_started
+        if running[0] <= 0:
+            finished.set()
+    finished.wait()
 
 
 def _points(half_points, longest):
@@ -492,10 +1125,11 @@ def _points(half_points, longest):
 
 
 # ---------------------------------------------------------------------------
-# C entry point for other core modules (declared in _solver.pxd): MCTS solves its
-# endgames with it, without the GIL.  Kept apart from the internals above.
+# The C entry point for other core modules (MCTS's exact endgames; _solver.pxd)
 
-from catena._position cimport SCORING_SQUARE
+ctypedef struct Exact:
+    Shared sh
+    Solver* s
 
 
 cdef void _refresh_keys(PosState* p) noexcept nogil:
@@ -531,23 +1165,30 @@ cdef void _refresh_keys(PosState* p) noexcept nogil:
 
 
 cdef void* exact_new(int table_log2) noexcept nogil:
-    """A solver with a table of 2 ** table_log2 buckets; NULL if out of memory."""
-    cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
-    if s == NULL:
+    """A solver with a table of 2 ** table_log2 buckets (of four entries); NULL if out of memory."""
+    cdef Exact* x = <Exact*>calloc(1, sizeof(Exact))
+    if x == NULL:
         return NULL
-    s.table = <Entry*>calloc(2 << table_log2, sizeof(Entry))
-    if s.table == NULL:
-        free(s)
+    if _table_init(&x.sh.table, (<double>BUCKET * sizeof(Entry) / (1024.0 * 1024.0)) * (<uint64_t>1 << table_log2)) != 0:
+        free(x)
         return NULL
-    s.mask = (<uint64_t>1 << table_log2) - 1
-    return s
+    x.s = <Solver*>calloc(1, sizeof(Solver))
+    if x.s == NULL:
+        _table_free(&x.sh.table)
+        free(x)
+        return NULL
+    x.s.sh = &x.sh
+    x.sh.workers[0] = x.s
+    x.sh.nthreads = 1
+    return x
 
 
 cdef void exact_free(void* handle) noexcept nogil:
-    cdef Solver* s = <Solver*>handle
-    if s != NULL:
-        free(s.table)
-        free(s)
+    cdef Exact* x = <Exact*>handle
+    if x != NULL:
+        _table_free(&x.sh.table)
+        free(x.s)
+        free(x)
 
 
 cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
@@ -562,33 +1203,25 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     positions of the same game (a table must not be shared across komi, scoring
     or game type).
     """
-    cdef Solver* s = <Solver*>handle
-    _refresh_keys(p)
-    s.longest = p.scoring == SCORING_LONGEST
-    s.sym_stones = p.ncells // 3
-    s.nodes = 0
-    s.max_nodes = max_nodes
-    s.deadline = 0
-    s.stop = STOP_NONE
-    s.lower = -INF
-    s.upper = INF
-    _mtdf(s, p, guess)
-    lower[0] = s.lower
-    upper[0] = s.upper
-    nodes[0] = s.nodes
-    move[0] = _hint_move(s, p)
-    return s.lower == s.upper
-
-
-cdef int _hint_move(Solver* s, PosState* p) noexcept nogil:
-    """The best move the table holds for ``p``, in ``p``'s frame, or -1."""
+    cdef Exact* x = <Exact*>handle
+    cdef Shared* sh = &x.sh
+    cdef Solver* s = x.s
     cdef int sym = 0
-    cdef uint64_t key
-    if p.h.nblack_stones + p.h.nwhite_stones <= s.sym_stones:
-        key = _symmetric_key(p, &sym)
-    else:
-        key = p.h.key ^ p.h.bounded_key
-    cdef Entry* e = _probe(s, key)
-    if e == NULL or e.move == NO_MOVE:
-        return -1
-    return e.move if e.move == p.ncells else p.geo.sym_inverse[sym][e.move]
+    cdef uint64_t data
+    _refresh_keys(p)
+    _shared_setup(sh, p, p.ncells // 3)
+    sh.max_nodes = max_nodes
+    sh.deadline = 0
+    sh.stop = STOP_NONE
+    sh.guess = guess
+    s.nodes = 0
+    s.root = p                           # searched in place: make/unmake leave it as it was
+    _thread_mtdf(s)
+    s.root = NULL
+    lower[0] = sh.lower
+    upper[0] = sh.upper
+    nodes[0] = s.nodes
+    move[0] = -1
+    if _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data) and _move_of(data) != NO_MOVE:
+        move[0] = _move_of(data) if _move_of(data) == p.ncells else p.geo.sym_inverse[sym][_move_of(data)]
+    return sh.lower == sh.upper

@@ -1,0 +1,204 @@
+"""Threshold proofs (``window=``), MTD(f) guesses, search threads and checkpoints of ``catena.solve``.
+
+Every answer is checked against a full solve of the same position (itself checked against
+brute force in test_solver.py): a window proof must be a true bound on that value, the
+value must not depend on the guess or on the number of threads, and a solve resumed from a
+checkpoint must give the same value.  Values are in points (+1/0/-1 under longest ribbon).
+"""
+
+import random
+
+import pytest
+
+import catena
+from catena import Position
+
+TT_MB = 16
+VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
+
+
+def midgame(size, game_type, scoring, seed, legal_cells):
+    """Seeded random play until at most ``legal_cells`` legal cells remain (never the button)."""
+    rng = random.Random(seed)
+    pos = Position(size, game_type, scoring, 0)
+    while not pos.is_game_over():
+        cells = [m for m in pos.legal_moves() if not m.is_button]
+        if len(cells) <= legal_cells:
+            break
+        pos.push(rng.choice(cells))
+    return pos
+
+
+def cases():
+    out = []
+    for game_type, scoring in VARIANTS:
+        for seed in range(2):
+            pos = midgame(4, game_type, scoring, 77 * seed + 5, 13)
+            if not pos.is_game_over():
+                out.append(pos)
+        out.append(Position(3, game_type, scoring, 0))
+    return out
+
+
+CASES = cases()
+STEP = {"standard": 0.5, "square": 0.5, "longest": 1}
+
+
+def value_of(result, scoring):
+    assert result.solved, result
+    return {"black": 1, "white": -1, "draw": 0}[result.winner] if scoring == "longest" else result.value
+
+
+@pytest.fixture(scope="module")
+def values():
+    return [value_of(catena.solve(pos, tt_mb=TT_MB, threads=1), pos.scoring) for pos in CASES]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_window_proofs_are_true_bounds(values, threads):
+    """window=(lo, hi) proves value <= lo or value >= hi, or gives the exact value between."""
+    for pos, value in zip(CASES, values):
+        step = STEP[pos.scoring]
+        for lo, hi in ((value - 2 * step, value - step), (value + step, value + 2 * step),
+                       (value - step, value + step), (value, value), (value - step, value - step)):
+            result = catena.solve(pos, tt_mb=TT_MB, threads=threads, window=(lo, hi))
+            where = f"{pos!r} window ({lo}, {hi}), value {value}"
+            if result.solved:
+                assert value_of(result, pos.scoring) == value, where
+                continue
+            assert result.stopped_by == "window", where
+            if result.upper is not None and result.upper <= lo:
+                assert value <= result.upper, where
+            else:
+                assert result.lower is not None and result.lower >= hi, where
+                assert value >= result.lower, where
+            if lo < value < hi:
+                pytest.fail(f"the value lies inside the window but was not found exactly: {where}")
+
+
+def test_window_answers_who_wins():
+    """A window at zero is the one null-window question "does Black win?", with its winner."""
+    for pos in (Position(3), Position(3, "double", "standard"), Position(3, "komi", "longest")):
+        full = catena.solve(pos, tt_mb=TT_MB)
+        proof = catena.solve(pos, tt_mb=TT_MB, window=(0, 0))
+        assert proof.winner == full.winner
+        assert proof.nodes <= full.nodes
+
+
+@pytest.mark.parametrize("guess", [-100, -3, 0, 2.5, 40])
+def test_value_does_not_depend_on_the_guess(values, guess):
+    for pos, value in zip(CASES[::3], values[::3]):
+        result = catena.solve(pos, tt_mb=TT_MB, guess=guess)
+        assert value_of(result, pos.scoring) == value, f"{pos!r} guess {guess}"
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_value_does_not_depend_on_the_threads(values, threads):
+    for pos, value in zip(CASES, values):
+        result = catena.solve(pos, tt_mb=TT_MB, threads=threads)
+        assert value_of(result, pos.scoring) == value, f"{pos!r} threads {threads}"
+        assert len(result.pv) > 0 and result.best_move == result.pv[0]
+
+
+def test_tiny_shared_table_keeps_values(values):
+    """Two threads on a table of a few buckets (constant replacement, torn entries) stay exact."""
+    for pos, value in zip(CASES[:8], values[:8]):
+        assert value_of(catena.solve(pos, tt_mb=0.001, threads=2), pos.scoring) == value
+
+
+def test_checkpoint_saves_and_resumes(tmp_path):
+    pos = Position(3)
+    path = tmp_path / "side3.ckpt"
+    first = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=120_000, checkpoint=path)
+    assert not first.solved and path.exists()
+    resumed = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=1, checkpoint=path)
+    # the bounds proven before the stop come back from the file even when nothing more is searched
+    assert (resumed.lower, resumed.upper) == (first.lower, first.upper)
+    done = catena.solve(pos, tt_mb=TT_MB, threads=1, checkpoint=str(path))
+    fresh = catena.solve(pos, tt_mb=TT_MB, threads=1)
+    assert done.solved and done.value == fresh.value == 10.5
+    assert done.nodes < fresh.nodes                       # the saved entries spare work
+    again = catena.solve(pos, tt_mb=TT_MB, threads=1, checkpoint=path)
+    assert again.value == 10.5 and again.nodes < done.nodes
+
+
+def test_checkpoint_of_another_position_of_the_same_game(tmp_path):
+    """Saved entries hold for every position of the same game; the root bounds only for their root."""
+    path = tmp_path / "c.ckpt"
+    catena.solve(Position(3), tt_mb=TT_MB, checkpoint=path)
+    pos = Position(3)
+    pos.push("C3")
+    assert catena.solve(pos, tt_mb=TT_MB, checkpoint=path).value == catena.solve(pos, tt_mb=TT_MB).value
+
+
+def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
+    path = tmp_path / "c.ckpt"
+    catena.solve(Position(2), tt_mb=TT_MB, checkpoint=path)
+    for other in (Position(3), Position(2, komi=1), Position(2, "double"), Position(2, scoring="square")):
+        with pytest.raises(ValueError, match="checkpoint of another game"):
+            catena.solve(other, tt_mb=TT_MB, checkpoint=path)
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a checkpoint\n")
+    with pytest.raises(ValueError, match="not a catena solver checkpoint"):
+        catena.solve(Position(2), checkpoint=junk)
+    with pytest.raises(TypeError):
+        catena.solve(Position(2), checkpoint=3)
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"window": (1, 0)}, ValueError),
+    ({"window": (0,)}, TypeError),
+    ({"window": 3}, TypeError),
+    ({"window": ("a", 1)}, TypeError),
+    ({"window": (float("nan"), 1)}, TypeError),
+    ({"guess": "x"}, TypeError),
+    ({"threads": 0}, ValueError),
+    ({"threads": 65}, ValueError),
+    ({"threads": 1.5}, ValueError),
+    ({"threads": True}, ValueError),
+    ({"checkpoint_seconds": 0}, ValueError),
+])
+def test_bad_arguments(kwargs, error):
+    with pytest.raises(error):
+        catena.solve(Position(2), **kwargs)
+
+
+def test_big_table_with_near_leaf_table(values):
+    """Above 64 MB nodes near the leaves use a small table of their own: the values stay."""
+    for pos, value in list(zip(CASES, values))[::4]:
+        assert value_of(catena.solve(pos, tt_mb=96, threads=2), pos.scoring) == value
+
+
+@pytest.mark.parametrize("setting", [{"small_key": True}, {"margin_bound": True}, {"probe_min": 4},
+                                     {"near_max": -1}, {"huge_pages": False}])
+def test_switched_techniques_keep_values(values, setting):
+    """The techniques measured in docs/side4.md and switched off (or on) by default stay exact."""
+    old = catena._solver._configure(**setting)
+    try:
+        for pos, value in list(zip(CASES, values))[::2]:
+            for threads in (1, 2):
+                result = catena.solve(pos, tt_mb=96, threads=threads)
+                assert value_of(result, pos.scoring) == value, f"{pos!r} {setting} threads {threads}"
+    finally:
+        catena._solver._configure(**old)
+
+
+def test_command_line_checkpoint_and_window(tmp_path):
+    """`python -m catena solve` with --checkpoint (saved, then resumed) and --window."""
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", *args],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
+
+    first = run("--checkpoint", "s3.ckpt", "--max-nodes", "50000", "--threads", "1")
+    assert first.returncode == 1 and "unsolved" in first.stdout, first.stdout + first.stderr
+    assert (tmp_path / "s3.ckpt").exists()
+    done = run("--checkpoint", "s3.ckpt", "--threads", "2")
+    assert done.returncode == 0 and "value +10.5" in done.stdout, done.stdout + done.stderr
+    proof = run("--window", "0", "0")
+    assert proof.returncode == 0 and "proven: value >= " in proof.stdout and "winner black" in proof.stdout, \
+        proof.stdout + proof.stderr
+    bad = run("--threads", "0")
+    assert bad.returncode != 0 and "threads" in bad.stderr and "Traceback" not in bad.stderr
