@@ -31,6 +31,7 @@ import time
 
 from catena.errors import CatenaError
 from catena.results import SolveResult
+from catena._validate import integer, optional_integer, optional_real
 
 cdef enum:
     MAX_PLY = MAX_MOVES + 2
@@ -387,13 +388,9 @@ cdef class _Run:
 
 
 def _check_limit(value, what, kind, maximum):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, kind):
-        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
-    if not 0 < value <= maximum:
-        raise ValueError(f"{what} must be positive and at most {maximum:g}, not {value}")
-    return value
+    if kind is int:
+        return optional_integer(value, what, 1, maximum)
+    return optional_real(value, what, maximum=maximum, positive=True)
 
 
 def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=None,
@@ -419,8 +416,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     tt_mb = _check_limit(tt_mb, "tt_mb", (int, float), 1 << 20)
     if sym_stones is None:
         sym_stones = pos._st.ncells // 3
-    if isinstance(sym_stones, bool) or not isinstance(sym_stones, int) or sym_stones < 0:
-        raise ValueError(f"sym_stones must be a whole number of stones (0 or more), not {sym_stones!r}")
+    sym_stones = integer(sym_stones, "sym_stones", minimum=0)
     longest = pos.scoring == "longest"
     start = time.perf_counter()
     if pos.is_game_over():

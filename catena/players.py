@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from catena._geometry import Move
 from catena._position import Position, random_playouts
+from catena._validate import integer, optional_integer, optional_real, seed as checked_seed
 from catena.errors import CatenaError
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class RandomPlayer:
     """
 
     def __init__(self, seed: int | None = None):
-        self._rng = random.Random(seed)
+        self._rng = random.Random(checked_seed(seed))
 
     def choose_komi(self, game: Game) -> int:
         return 0
@@ -52,8 +53,8 @@ class FlatMonteCarloPlayer:
     """
 
     def __init__(self, playouts: int = 200, seed: int | None = None):
-        self.playouts = playouts
-        self._rng = random.Random(seed)
+        self.playouts = integer(playouts, "playouts", minimum=1)
+        self._rng = random.Random(checked_seed(seed))
 
     def _win_rate(self, position: Position, colour: str) -> float:
         """Share of random playouts from ``position`` won by ``colour`` (draws count half)."""
@@ -117,8 +118,8 @@ class MCTSPlayer:
 
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations and/or seconds")
-        self.iterations = iterations
-        self.seconds = seconds
+        self.iterations = optional_integer(iterations, "iterations", minimum=1)
+        self.seconds = optional_real(seconds, "seconds", positive=True)
         self.mcts = MCTS(seed=seed, **mcts_options)
         self._searched: Optional[list[str]] = None   # moves of the position at the tree's root
 
