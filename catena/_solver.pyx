@@ -31,7 +31,7 @@ import time
 
 from catena.errors import CatenaError
 from catena.results import SolveResult
-from catena._validate import integer, optional_integer, optional_real
+from catena._validate import integer, optional_integer, optional_real, real
 
 cdef enum:
     MAX_PLY = MAX_MOVES + 2
@@ -413,7 +413,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
     max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
     max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
-    tt_mb = _check_limit(tt_mb, "tt_mb", (int, float), 1 << 20)
+    tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
     if sym_stones is None:
         sym_stones = pos._st.ncells // 3
     sym_stones = integer(sym_stones, "sym_stones", minimum=0)

@@ -302,6 +302,8 @@ def test_ctrl_c_stops_perft_and_playouts_promptly(which, size):
     and the position is unchanged."""
     child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_CHILD, which, str(size)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+    deadline = threading.Timer(60, child.kill)          # a child that ignores Ctrl-C fails, not hangs
+    deadline.start()
     try:
         assert child.stdout.readline() == "ready\n"
         time.sleep(0.5)
@@ -310,13 +312,14 @@ def test_ctrl_c_stops_perft_and_playouts_promptly(which, size):
         first = child.stdout.readline()
         latency = time.monotonic() - sent
         second = child.stdout.readline()        # (communicate() would miss lines readline buffered)
-        child.wait(timeout=30)
+        child.wait()
         err = child.stderr.read()
     finally:
+        deadline.cancel()
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert first == "interrupted\n", err
+    assert first == "interrupted\n", f"no clean stop after Ctrl-C: {first!r} {err}"
     assert second == "unchanged\n" and child.returncode == 0, err
     assert latency < 5.0, f"Ctrl-C took {latency:.2f} s to stop {which}"
 
