@@ -387,7 +387,7 @@ cdef class MCTS:
         self._position = pos.copy()
 
     def _check_idle(self, action):
-        """The thread-safety contract: one thread at a time (docs/threads.md)."""
+        """The thread-safety contract: one thread at a time (docs/robustness.md)."""
         if self._busy:
             raise RuntimeError(f"this MCTS is searching in another thread and cannot {action} now: "
                                f"use one MCTS per thread (copy.copy(mcts) makes an independent one)")

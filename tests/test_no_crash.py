@@ -1,5 +1,5 @@
 """No crash, no hang: the four faults of issue 9 as scripts run in child processes, the
-thread-safety contract (docs/threads.md), and Ctrl-C during perft and random playouts.
+thread-safety contract (docs/robustness.md), and Ctrl-C during perft and random playouts.
 
 A reproducer must end cleanly: exit status 0 (a clear Python exception, caught and
 checked by the script, counts as clean), within its time limit.  A segfault or a

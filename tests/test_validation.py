@@ -16,6 +16,13 @@ from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 # ---------------------------------------------------------------- the helper itself
 
+def test_the_helper_examples_run():
+    import doctest
+    import catena._validate
+    result = doctest.testmod(catena._validate)
+    assert result.failed == 0 and result.attempted > 0
+
+
 def test_integers_accept_ints_and_numpy_ints_only():
     assert integer(5, "n") == 5 and type(integer(numpy.int64(5), "n")) is int
     for bad in (True, False, 5.0, "5", b"5", None, Fraction(5), numpy.float64(5), numpy.bool_(True)):
