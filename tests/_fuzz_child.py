@@ -8,6 +8,7 @@ every position must stay sound (``_consistency_errors`` is empty).  A crash kill
 this process, and faulthandler prints where it happened.
 
     python tests/_fuzz_child.py BATCH EXAMPLES
+    python tests/_fuzz_child.py --atheris -max_total_time=600    # coverage-guided, with atheris
 """
 
 import faulthandler
@@ -15,6 +16,12 @@ import math
 import pickle
 import sys
 from fractions import Fraction
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--atheris"]:
+    import atheris
+    with atheris.instrument_imports(include=["catena"]):     # coverage of catena's Python layer
+        import catena
+        import catena.players
 
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
@@ -270,12 +277,9 @@ def uninitialised(world, data, pos):
 
 # -- the batch ---------------------------------------------------------------
 
-def run(batch, examples):
-    faulthandler.enable()
-
-    @seed(batch)
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-              suppress_health_check=list(HealthCheck))
+def sequences(**options):
+    """The property: any sequence of calls on a fresh world ends cleanly."""
+    @settings(deadline=None, database=None, suppress_health_check=list(HealthCheck), **options)
     @given(st.data())
     def calls(data):
         world = World()
@@ -284,15 +288,27 @@ def run(batch, examples):
             pos = world.pick(world.positions, data.draw(st.integers(0, 20)))
             try:
                 op(world, data, pos)
-            except catena.RecordError:
-                pass
-            except CLEAR:
+            except CLEAR:                   # RecordError and CatenaError are ValueErrors
                 pass
             assert pos._consistency_errors() == [], (op.__name__, pos._consistency_errors())
+    return calls
 
-    calls()
+
+def run(batch, examples):
+    seed(batch)(sequences(max_examples=examples))()
+
+
+def run_atheris(argv):
+    """Coverage-guided fuzzing: atheris (libFuzzer) feeds bytes to the same call sequences."""
+    import atheris
+    atheris.Setup(argv, sequences().hypothesis.fuzz_one_input)
+    atheris.Fuzz()
 
 
 if __name__ == "__main__":
-    run(int(sys.argv[1]), int(sys.argv[2]))
-    print("clean")
+    faulthandler.enable()
+    if sys.argv[1] == "--atheris":
+        run_atheris([sys.argv[0]] + sys.argv[2:])
+    else:
+        run(int(sys.argv[1]), int(sys.argv[2]))
+        print("clean")

@@ -30,3 +30,16 @@ def test_fuzz_batch_ends_cleanly(batch):
     report = proc.stderr[-6000:]
     assert proc.returncode >= 0, f"fuzz batch {batch} crashed (signal {-proc.returncode}):\n{report}"
     assert proc.returncode == 0 and proc.stdout.strip() == "clean", f"fuzz batch {batch} failed:\n{report}"
+
+
+def test_atheris_drives_the_same_calls():
+    """Coverage-guided fuzzing with atheris (the optional ``fuzz`` extra) over the same call
+    sequences, briefly; run longer by hand: ``python tests/_fuzz_child.py --atheris
+    -max_total_time=600``."""
+    pytest.importorskip("atheris")
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "_fuzz_child.py"), "--atheris", "-runs=300"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, f"atheris found a failure (status {proc.returncode}):\n{proc.stderr[-6000:]}"
+    assert "Done 300 runs" in proc.stderr
