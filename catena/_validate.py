@@ -67,11 +67,13 @@ def optional_real(value: object, what: str, minimum: Optional[float] = None,
 
 
 def seed(value: object) -> Optional[int]:
-    """A random seed: None (fresh randomness) or any int, kept to its low 64 bits."""
+    """A random seed: None (fresh randomness) or an int >= 0, kept to its low 64 bits."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"seed must be an int or None, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"seed must be at least 0, not {value}")
     return int(value) & 0xFFFFFFFFFFFFFFFF
 
 

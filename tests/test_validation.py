@@ -48,7 +48,9 @@ def test_reals_accept_real_numbers_only():
 
 
 def test_seeds_are_ints_or_none():
-    assert seed(None) is None and seed(-1) == 2 ** 64 - 1 and seed(numpy.uint64(7)) == 7
+    assert seed(None) is None and seed(2 ** 64 + 3) == 3 and seed(numpy.uint64(7)) == 7
+    with pytest.raises(ValueError, match="seed must be at least 0"):
+        seed(-1)
     for bad in (True, 1.5, "3", b"3"):
         with pytest.raises(TypeError, match="seed"):
             seed(bad)
@@ -135,9 +137,9 @@ def test_integers_take_numpy_integers(what, call):
 
 
 @pytest.mark.parametrize("call", SEED_ARGUMENTS)
-@pytest.mark.parametrize("bad", [True, 1.5, "3", b"3"])
-def test_seeds_refuse_non_integers(call, bad):
-    with pytest.raises(TypeError, match="seed"):
+@pytest.mark.parametrize("bad", [True, 1.5, "3", b"3", -1])
+def test_seeds_refuse_non_integers_and_negatives(call, bad):
+    with pytest.raises(ValueError if bad == -1 and not isinstance(bad, bool) else TypeError, match="seed"):
         call(bad)
 
 
