@@ -12,6 +12,8 @@ import time
 
 import catena
 from catena import gtp, match
+from catena._geometry import check_size
+from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
 
 
@@ -307,6 +309,23 @@ def _bench(args) -> int:
     return 0
 
 
+def _check_args(args) -> None:
+    """Refuse bad numbers before any work starts (ValueError, reported as one line)."""
+    if "size" in args:
+        check_size(args.size)
+    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1}
+    for name, minimum in positive.items():
+        if name in args:
+            optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum)
+    if "depth" in args:
+        integer(args.depth, "--depth", minimum=0)
+    for name in ("seconds", "max_seconds"):
+        if name in args:
+            optional_real(getattr(args, name), f"--{name.replace('_', '-')}", positive=True)
+    for size in getattr(args, "sizes", ()):
+        check_size(size)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="catena", description="The board game Catena.")
     sub = parser.add_subparsers(dest="command")
@@ -403,6 +422,7 @@ def main(argv=None) -> int:
 
     args = parser.parse_args(argv)
     try:
+        _check_args(args)
         return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
                 "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
                 "gtp": gtp.main, "match": match.main}[args.command](args)

@@ -11,8 +11,10 @@ from libc.string cimport memset
 
 import numbers
 import re
+import string
 
 from catena.errors import CellError
+from catena._validate import integer
 
 cdef Geometry* _geometries[MAX_SIZE + 1]
 memset(_geometries, 0, sizeof(_geometries))
@@ -136,11 +138,10 @@ cdef Geometry* _build(int n) except NULL:
 
 def check_size(size):
     """Return ``size`` as an int if it is a supported board side (R1), else raise ValueError."""
-    if isinstance(size, bool) or not isinstance(size, int):
-        raise TypeError(f"board size must be an int, not {type(size).__name__}")
+    size = integer(size, "board size")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"board size {size} is out of range: the side must be 1 to 10")
-    return int(size)
+    return size
 
 
 cdef const Geometry* geometry_for(int size) except NULL:
@@ -173,16 +174,23 @@ def cells(size=6):
     return names
 
 
-def cell_name(int index, size=6):
+def cell_name(index, size=6):
     """The name of cell ``index`` on the board of side ``size``.
 
     >>> cell_name(45, 6)
     'F6'
     """
+    index = integer(index, "cell index")
     names = cells(size)
     if not 0 <= index < len(names):
         raise CellError(f"cell index {index} is out of range: side {size} has cells 0 to {len(names) - 1}")
     return names[index]
+
+
+# The one syntax of a cell name, for moves and game records alike: an ASCII column
+# letter and ASCII row digits ("ı6" must not become I6 through str.upper()).
+CELL_NAME = re.compile(r"([A-Za-z])([0-9]+)", re.ASCII)
+_BLANKS = string.whitespace       # ASCII blanks only, like the rest of the name
 
 
 def parse_cell(name, size=6):
@@ -194,23 +202,20 @@ def parse_cell(name, size=6):
     if not isinstance(name, str):
         raise TypeError(f"a cell name must be a str, not {type(name).__name__}")
     cells(size)
-    index = _indices[size].get(name.strip().upper())
+    text = name.strip(_BLANKS)
+    index = _indices[size].get(text.upper()) if text.isascii() else None
     if index is None:
         raise CellError(_explain_bad_name(name, size))
     return index
 
 
-_NAME = re.compile(r"([A-Z])([0-9]+)", re.ASCII)
-
-
 def _explain_bad_name(name, size):
-    text = name.strip().upper()
-    match = _NAME.fullmatch(text)
+    match = CELL_NAME.fullmatch(name.strip(_BLANKS))
     if match is None:
         return f"{name!r} is not a cell name: expected a column letter and a row number, like 'F6'"
     if len(match.group(2)) > 1 and match.group(2).startswith("0"):
         return f"{name!r} is not a cell name: the row number has a leading zero (write it like 'F6')"
-    column = ord(match.group(1)) - 64
+    column = ord(match.group(1).upper()) - 64
     digits = match.group(2)
     row = int(digits) if len(digits) <= 4 else f"{digits[:4]}..."      # no int() of a huge number
     return (f"{name!r} is not on the board of side {size}: columns and rows run 1 to {2 * size - 1} "
@@ -238,10 +243,10 @@ def neighbours(cell, size=6):
     size = check_size(size)
     if isinstance(cell, str):
         index = parse_cell(cell, size)
-    elif isinstance(cell, int) and not isinstance(cell, bool):
-        index = cell
-    else:
+    elif isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
         raise TypeError(f"a cell must be a name like 'F6' or an index, not {type(cell).__name__}")
+    else:
+        index = int(cell)
     g = geometry_for(size)
     if not 0 <= index < g.ncells:
         raise CellError(f"cell index {index} is out of range: side {size} has cells 0 to {g.ncells - 1}")
@@ -262,6 +267,8 @@ cdef class Move:
     """
 
     def __init__(self, name, size=6):
+        if self.name is not None:           # the interned moves are shared: never rewrite one
+            raise AttributeError(f"{self} is immutable: Move objects cannot be re-initialised")
         size = check_size(size)
         cdef Move m = move_for_name(name, size)
         self.index = m.index
@@ -290,9 +297,11 @@ cdef class Move:
         return None if self.name == "button" else self.index
 
     def __str__(self):
-        return self.name
+        return self.name if self.name is not None else "<uninitialised Move>"
 
     def __repr__(self):
+        if self.name is None:
+            return "<uninitialised Move>"
         return f"Move({self.name!r})" if self.size == 6 else f"Move({self.name!r}, size={self.size})"
 
     def __eq__(self, other):
@@ -349,6 +358,6 @@ cdef Move move_for_name(object name, int size):
     if not isinstance(name, str):
         raise TypeError(f"a move must be a Move or a name like 'F6' or 'button', not {type(name).__name__}")
     cdef tuple table = moves_for_size(size)
-    if name.strip().lower() == "button":
+    if name.strip(_BLANKS).lower() == "button":
         return table[len(table) - 1]
     return table[parse_cell(name, size)]

@@ -27,11 +27,13 @@ import threading
 import time
 
 from catena.errors import CatenaError, IllegalMoveError
-from catena._position import _check_count
+from catena._validate import integer, optional_integer, optional_real, real, seed as checked_seed
 from catena.results import SearchResult
 
 cdef enum:
     MAX_DEPTH = MAX_MOVES + 2
+    MAX_TREE_NODES = 0x7FFFFFFF  # Node.first_child is an int32_t arena index
+    MAX_THREADS = 256
     TABLE_SIZE = 4096            # visit counts below this read square roots from tables
     NO_BOUND = EXACT_UNBOUNDED   # Node bounds before anything is proven: the solver's, beyond any margin
     SOLVER_TABLE_LOG2 = 17       # the exact solver's table: 2**17 buckets of two entries (6 MB)
@@ -398,6 +400,8 @@ cdef class _TreeHandle:
 
     def __cinit__(self, int64_t capacity, int ncells):
         memset(&self.t, 0, sizeof(Tree))
+        if not 1 <= capacity <= MAX_TREE_NODES:      # the byte size below must not wrap
+            raise ValueError(f"a search tree holds 1 to {MAX_TREE_NODES} nodes, not {capacity}")
         self.ncells = ncells
         self.t.capacity = capacity
         self.t.nodes = <Node*>malloc(capacity * sizeof(Node))
@@ -486,11 +490,6 @@ cdef bint memcmp_state(const PosState* a, const PosState* b) noexcept:
     return memcmp(a, b, pos_bytes(a.ncells)) == 0
 
 
-def _check_int(value, what, minimum):
-    """``_check_count`` of the position module, letting None (no limit) through."""
-    return None if value is None else _check_count(value, what, minimum)
-
-
 cdef class MCTS:
     """UCT search with Score Bounded MCTS, exact endgames, tree reuse, root
     parallelism and RAVE.
@@ -539,25 +538,20 @@ cdef class MCTS:
     cdef readonly long long max_nodes
     cdef readonly double score_weight
     cdef readonly int exact_cells
+    cdef bint _busy                # a search runs: the object belongs to the thread running it
 
     def __init__(self, seed=None, c=None, threads=1, rave=True, rave_k=300.0, expand_visits=1,
                  max_nodes=2_000_000, score_weight=0.2, exact_cells=14):
-        self.seed = _check_int(seed, "seed", 0)
-        self.threads = _check_int(threads, "threads", 1)
-        self.expand_visits = _check_int(expand_visits, "expand_visits", 1)
-        self.max_nodes = _check_int(max_nodes, "max_nodes", 1000)
-        self.exact_cells = _check_int(exact_cells, "exact_cells", 0)
+        self._check_idle("be re-initialised")
+        self.seed = checked_seed(seed)
+        self.threads = integer(threads, "threads", 1, MAX_THREADS)
+        self.expand_visits = integer(expand_visits, "expand_visits", 1, 0x7FFFFFFF)
+        self.max_nodes = integer(max_nodes, "max_nodes", 1000, MAX_TREE_NODES)
+        self.exact_cells = integer(exact_cells, "exact_cells", 0, 0x7FFFFFFF)
         self.rave = bool(rave)
-        self.rave_k = float(rave_k)
-        if not self.rave_k > 0:
-            raise ValueError(f"rave_k must be a positive number, not {rave_k}")
-        self.c = (0.25 if self.rave else 0.7) if c is None else float(c)
-        if not self.c >= 0:
-            raise ValueError(f"c must be a non-negative number, not {c}")
-        if isinstance(score_weight, bool) or not isinstance(score_weight, (int, float)) \
-                or not 0 <= score_weight <= 100:
-            raise ValueError(f"score_weight must be a number from 0 to 100, not {score_weight!r}")
-        self.score_weight = float(score_weight)
+        self.rave_k = real(rave_k, "rave_k", positive=True)
+        self.c = (0.25 if self.rave else 0.7) if c is None else real(c, "c", minimum=0)
+        self.score_weight = real(score_weight, "score_weight", 0, 100)
         self._trees = []
         self._position = None
 
@@ -594,17 +588,29 @@ cdef class MCTS:
         self._trees = [self._new_tree(pos, i) for i in range(self.threads)]
         self._position = pos.copy()
 
+    def _check_idle(self, action):
+        """The thread-safety contract: one thread at a time (docs/robustness.md)."""
+        if self._busy:
+            raise RuntimeError(f"this MCTS is searching in another thread and cannot {action} now: "
+                               f"use one MCTS per thread (copy.copy(mcts) makes an independent one)")
+
     def search(self, Position pos not None, iterations=None, seconds=None):
         """Search ``pos`` for ``iterations`` (per thread) and/or ``seconds``.
 
         Reuses the tree when ``pos`` is the position the last search or
-        :meth:`advance` left at the root.  Returns a SearchResult.
+        :meth:`advance` left at the root.  Returns a SearchResult.  A search
+        started while another thread searches with this object raises RuntimeError.
         """
-        iterations = _check_int(iterations, "iterations", 1)
-        if seconds is not None:
-            seconds = float(seconds)
-            if not seconds > 0:
-                raise ValueError(f"seconds must be positive, not {seconds}")
+        self._check_idle("search")
+        self._busy = True
+        try:
+            return self._search(pos, iterations, seconds)
+        finally:
+            self._busy = False
+
+    def _search(self, Position pos, iterations, seconds):
+        iterations = optional_integer(iterations, "iterations", 1, 2 ** 62)
+        seconds = optional_real(seconds, "seconds", positive=True)
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations and/or seconds")
         self._prepare(pos)
@@ -776,6 +782,7 @@ cdef class MCTS:
 
     def advance(self, move):
         """Play ``move`` at the root of every tree, keeping its subtree (tree reuse)."""
+        self._check_idle("advance")
         if self._position is None:
             raise CatenaError("advance needs a search first")
         cdef Position pos = self._position
@@ -788,6 +795,12 @@ cdef class MCTS:
         pos.push(move)
         if pos.is_game_over():
             self._trees = []
+
+    def __reduce__(self):
+        """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
+        empty until its first search."""
+        return (type(self), (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
+                       self.max_nodes))
 
     @property
     def tree_size(self):

@@ -13,7 +13,6 @@ KOMI_RANGES: dict[str, tuple[int, int]]
 MoveLike = Union[Move, str, int]
 
 def check_komi(komi: int, game_type: str, scoring: str) -> int: ...
-def _check_count(value: object, what: str, minimum: int = 0) -> int: ...
 
 class Position:
     size: int

@@ -15,6 +15,7 @@ from catena._geometry cimport (Geometry, MAX_CELLS, MAX_MOVES, Move, geometry_fo
 from catena._rng cimport Rng, rng_below, rng_seed, rng_unit
 from catena._bitboard cimport (BB_WORDS, bb_clear, bb_set, bb_test, bb_window, bb_window_or,
                                highest_bit, lowest_bit, popcount64, popcount_few)
+from cpython.exc cimport PyErr_CheckSignals
 
 # ---------------------------------------------------------------------------
 # Allocation and set-up
@@ -733,11 +734,13 @@ cdef uint64_t perft_count(PosState* p, int depth) noexcept nogil:
 # ---------------------------------------------------------------------------
 # The Python boundary
 
+import numbers
 import os
 
 from catena.errors import CatenaError, CellError, IllegalMoveError
 from catena.results import Claim, Outcome, PlayoutStats, Ribbon
 from catena._geometry import cells as _cell_names, check_action, check_size, is_action_id, parse_cell
+from catena._validate import integer, real, seed as checked_seed
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -747,20 +750,26 @@ KOMI_RANGES = {"standard": (0, 15), "longest": (0, 15), "square": (0, 1000)}
 
 def check_komi(komi, game_type, scoring):
     """Validate ``komi`` for the game and scoring types (R22); returns it as an int."""
-    if isinstance(komi, bool) or not isinstance(komi, int):
-        raise TypeError(f"komi must be an int, not {type(komi).__name__}")
+    komi = integer(komi, "komi")
     if game_type != "komi" and komi != 0:
         raise CatenaError(f"komi must be 0 in game type {game_type!r}, which has no komi, not {komi} (R22)")
     low, high = KOMI_RANGES[scoring]
     if not low <= komi <= high:
         raise CatenaError(f"komi {komi} is out of range for {scoring!r} scoring: it must be {low} to {high} (R22)")
-    return int(komi)
+    return komi
 
 
 def _check_choice(value, choices, what):
     if value not in choices:
         raise CatenaError(f"unknown {what} {value!r}: expected one of {', '.join(map(repr, choices))}")
     return choices.index(value)
+
+
+# What a Position made by Position.__new__ (never initialised) points at: the finished
+# side-1 game "A1", a sound state in which no move is legal, so no method can misread.
+cdef PosState* _UNINITIALISED = pos_alloc(1)
+pos_init(_UNINITIALISED, geometry_for(1), GAME_KOMI, SCORING_STANDARD, 0)
+play_move(_UNINITIALISED, 0)
 
 
 cdef class Position:
@@ -781,7 +790,7 @@ cdef class Position:
     """
 
     def __cinit__(self):
-        self._st = NULL
+        self._st = _UNINITIALISED
         self._undo = NULL
         self._pool = NULL
 
@@ -801,6 +810,10 @@ cdef class Position:
         self._move_table = moves_for_size(size)
 
     cdef int _allocate(self, int ncells, int undo_cap) except -1:
+        if self._st != _UNINITIALISED:        # __init__ called again: no leak
+            free(self._st)
+        free(self._undo)
+        free(self._pool)
         self._st = pos_alloc(ncells)
         self._undo_cap = undo_cap
         self._undo = <Undo*>malloc(undo_cap * sizeof(Undo))
@@ -813,7 +826,8 @@ cdef class Position:
         return 0
 
     def __dealloc__(self):
-        free(self._st)
+        if self._st != _UNINITIALISED:
+            free(self._st)
         free(self._undo)
         free(self._pool)
 
@@ -822,9 +836,15 @@ cdef class Position:
     cdef int _move_index(self, object move) except -1:
         """The move index of a Move, a move name or an action id, or raise saying what is wrong."""
         if isinstance(move, Move):
+            if (<Move>move).name is None:
+                raise TypeError("an uninitialised Move (made by Move.__new__) is not a move: "
+                                "use Move(name, size) or a move from legal_moves()")
             if (<Move>move).size != self.size:
                 raise IllegalMoveError(
                     f"{move} belongs to a board of side {(<Move>move).size}, not {self.size}")
+            if not 0 <= (<Move>move).index <= self._st.ncells:      # never trust an index unchecked
+                raise IllegalMoveError(f"{move!r} has index {(<Move>move).index}, which is not a move "
+                                       f"on the board of side {self.size}")
             return (<Move>move).index
         if isinstance(move, str):
             try:
@@ -1041,8 +1061,9 @@ cdef class Position:
     def _cell_index(self, cell):
         if isinstance(cell, str):
             return parse_cell(cell, self.size)
-        if isinstance(cell, bool) or not isinstance(cell, int):
+        if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
             raise TypeError(f"a cell must be a name like 'F6' or an index, not {type(cell).__name__}")
+        cell = int(cell)
         if not 0 <= cell < self._st.ncells:
             raise CellError(f"cell index {cell} is out of range: side {self.size} has cells 0 to {self._st.ncells - 1}")
         return cell
@@ -1343,75 +1364,110 @@ def _check_position(pos):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
 
 
-def _check_count(value, what, minimum=0):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{what} must be at least {minimum}, not {value}")
-    return int(value)
+cdef enum:
+    WORK_BETWEEN_CHECKS = 1 << 20    # placements (tens of ms) between looks for a pending Ctrl-C
+
+
+cdef int _check_signals() except -1 nogil:
+    """Run pending signal handlers: raises KeyboardInterrupt after Ctrl-C."""
+    with gil:
+        PyErr_CheckSignals()
+    return 0
+
+
+cdef int _perft_checked(PosState* p, int depth, uint64_t* total, uint64_t* work) except -1 nogil:
+    """perft_count that looks for Ctrl-C between subtrees: the subtrees of depth 2 run
+    unchecked (at most 272 x 272 leaves, milliseconds), so the checks cost nothing."""
+    cdef uint64_t leaves
+    if depth <= 2:
+        leaves = perft_count(p, depth)
+        total[0] += leaves
+        work[0] += leaves + 1
+        if work[0] >= WORK_BETWEEN_CHECKS:
+            work[0] = 0
+            _check_signals()
+        return 0
+    if p.h.over:
+        return 0
+    cdef uint16_t moves[MAX_MOVES]
+    cdef uint16_t cells[MAX_LIST]
+    cdef Undo u
+    cdef int n = gen_moves(p, moves), i
+    for i in range(n):
+        make_move_unhashed(p, moves[i], &u, cells)
+        _perft_checked(p, depth - 1, total, work)
+        unmake_move(p, &u, cells)
+    return 0
 
 
 def perft(Position pos, depth):
     """Leaves of the legal-move tree to ``depth`` (the button included).
 
     perft(p, 0) is 1; a finished game contributes 0 at depth >= 1.  Runs in the
-    core, every move made and unmade, on a copy of the position.
+    core, every move made and unmade, on a copy of the position.  Ctrl-C stops it
+    within a fraction of a second (KeyboardInterrupt; the position is unchanged).
 
     >>> perft(Position(size=2), 2)
     56
     """
     _check_position(pos)
-    cdef int d = _check_count(depth, "depth")
+    # no game is longer than MAX_MOVES moves: deeper asks the same question
+    cdef int d = min(integer(depth, "depth", minimum=0), MAX_MOVES + 1)
     cdef PosState* scratch = pos_alloc(pos._st.ncells)
     if scratch == NULL:
         raise MemoryError()
     pos_copy(scratch, pos._st)
-    cdef uint64_t total
-    with nogil:
-        total = perft_count(scratch, d)
-    free(scratch)
+    cdef uint64_t total = 0, work = 0
+    try:
+        with nogil:
+            _perft_checked(scratch, d, &total, &work)
+    finally:
+        free(scratch)
     return total
-
-
-def _seed_from(seed):
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    return seed & 0xFFFFFFFFFFFFFFFF
 
 
 def random_playouts(Position pos, n, seed=None, button_probability=0.0):
     """Play ``n`` uniformly random games from ``pos`` to the end, in the core.
 
     Returns PlayoutStats(games, placements, black_wins, white_wins, draws).  The
-    button is never taken unless ``button_probability`` asks for it.
+    button is never taken unless ``button_probability`` asks for it.  Ctrl-C stops
+    the run within a fraction of a second (KeyboardInterrupt; ``pos`` is unchanged).
 
     >>> stats = random_playouts(Position(size=4), 100, seed=1)
     >>> stats.games, stats.black_wins + stats.white_wins + stats.draws
     (100, 100)
     """
     _check_position(pos)
-    cdef long long games = _check_count(n, "n")
-    cdef double q = float(button_probability)
-    if not 0.0 <= q <= 1.0:
-        raise ValueError(f"button_probability must be in [0, 1], not {button_probability}")
+    cdef long long games = integer(n, "n", minimum=0, maximum=2 ** 62)
+    cdef double q = real(button_probability, "button_probability", 0.0, 1.0)
+    seed = checked_seed(seed)
     cdef Rng rng
-    rng_seed(&rng, <uint64_t>_seed_from(seed))
-    cdef PosState* start = pos._st
-    cdef PosState* scratch = pos_alloc(start.ncells)
-    if scratch == NULL:
+    rng_seed(&rng, <uint64_t>(int.from_bytes(os.urandom(8), "little") if seed is None else seed))
+    # the start is copied once, here, with the GIL held: another thread may push and
+    # pop ``pos`` while the games run, and must never be seen halfway through a move
+    cdef PosState* start = pos_alloc(pos._st.ncells)
+    cdef PosState* scratch = pos_alloc(pos._st.ncells)
+    if start == NULL or scratch == NULL:
+        free(start)
+        free(scratch)
         raise MemoryError()
-    cdef long long i, placements = 0
+    pos_copy(start, pos._st)
+    cdef long long i, placements = 0, checked = 0
     cdef long long wins[3]
     wins[0] = wins[1] = wins[2] = 0
     cdef Result r
-    with nogil:
-        for i in range(games):
-            pos_copy(scratch, start)
-            placements += random_playout(scratch, &rng, q, NULL)
-            final_result(scratch, &r)
-            wins[r.winner] += 1
-    free(scratch)
+    try:
+        with nogil:
+            for i in range(games):
+                pos_copy(scratch, start)
+                placements += random_playout(scratch, &rng, q, NULL)
+                final_result(scratch, &r)
+                wins[r.winner] += 1
+                if placements - checked >= WORK_BETWEEN_CHECKS:
+                    checked = placements
+                    _check_signals()
+    finally:
+        free(start)
+        free(scratch)
     return PlayoutStats(games=games, placements=placements, black_wins=wins[BLACK],
                         white_wins=wins[WHITE], draws=wins[0])

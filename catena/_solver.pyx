@@ -55,6 +55,7 @@ import time
 
 from catena.effort import check_solvable
 from catena.results import SolveResult
+from catena._validate import integer, optional_integer, optional_real, real
 
 cdef extern from "sys/mman.h":
     enum: MADV_HUGEPAGE
@@ -897,13 +898,9 @@ def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=Non
 
 
 def _check_limit(value, what, kind, maximum):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, kind):
-        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
-    if not 0 < value <= maximum:
-        raise ValueError(f"{what} must be positive and at most {maximum:g}, not {value}")
-    return value
+    if kind is int:
+        return optional_integer(value, what, 1, maximum)
+    return optional_real(value, what, maximum=maximum, positive=True)
 
 
 def _half_points(value, what, longest, rounding):
@@ -987,16 +984,13 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
     max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
     max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
-    tt_mb = _check_limit(tt_mb, "tt_mb", (int, float), 1 << 20)
-    checkpoint_seconds = _check_limit(checkpoint_seconds, "checkpoint_seconds", (int, float), 1e9)
+    tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
+    checkpoint_seconds = real(checkpoint_seconds, "checkpoint_seconds", maximum=1e9, positive=True)
     if sym_stones is None:
         sym_stones = pos._st.ncells // 3
-    if isinstance(sym_stones, bool) or not isinstance(sym_stones, int) or sym_stones < 0:
-        raise ValueError(f"sym_stones must be a whole number of stones (0 or more), not {sym_stones!r}")
-    if threads is None:
-        threads = min(os.cpu_count() or 1, MAX_THREADS)
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    sym_stones = integer(sym_stones, "sym_stones", minimum=0)
+    threads = integer(min(os.cpu_count() or 1, MAX_THREADS) if threads is None else threads,
+                      "threads", 1, MAX_THREADS)
     if max_seconds is None and max_nodes is None and checkpoint is None:
         check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"

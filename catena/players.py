@@ -8,21 +8,13 @@ import random
 from typing import TYPE_CHECKING, Any, Optional
 
 from catena._geometry import Move
-from catena._position import Position, _check_count, random_playouts
+from catena._position import Position, random_playouts
+from catena._validate import integer, optional_integer, optional_real, seed as checked_seed
 from catena.errors import CatenaError
 
 if TYPE_CHECKING:
     from catena.game import Game
     from catena.results import SearchResult
-
-
-def _check_seconds(seconds: Any) -> float:
-    """A time budget: a positive, finite number of seconds."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
-    if not 0 < seconds < math.inf:
-        raise ValueError(f"seconds must be positive and finite, not {seconds}")
-    return float(seconds)
 
 
 class RandomPlayer:
@@ -36,7 +28,7 @@ class RandomPlayer:
     """
 
     def __init__(self, seed: int | None = None):
-        self._rng = random.Random(seed)
+        self._rng = random.Random(checked_seed(seed))
 
     def choose_komi(self, game: Game) -> int:
         return 0
@@ -62,8 +54,8 @@ class FlatMonteCarloPlayer:
     """
 
     def __init__(self, playouts: int = 200, seed: int | None = None):
-        self.playouts = _check_count(playouts, "playouts", 1)
-        self._rng = random.Random(seed)
+        self.playouts = integer(playouts, "playouts", minimum=1)
+        self._rng = random.Random(checked_seed(seed))
 
     def _win_rate(self, position: Position, colour: str) -> float:
         """Share of random playouts from ``position`` won by ``colour`` (draws count half)."""
@@ -136,8 +128,8 @@ class MCTSPlayer:
 
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations and/or seconds")
-        self.iterations = None if iterations is None else _check_count(iterations, "iterations", 1)
-        self.seconds = None if seconds is None else _check_seconds(seconds)
+        self.iterations = optional_integer(iterations, "iterations", minimum=1)
+        self.seconds = optional_real(seconds, "seconds", positive=True, finite=True)
         self.mcts = MCTS(seed=seed, **mcts_options)
         self._searched: Optional[list[str]] = None   # moves of the position at the tree's root
 

@@ -187,9 +187,10 @@ def test_score_weight_zero_stops_at_the_winner():
     assert win_only.iterations <= for_points.iterations
 
 
-@pytest.mark.parametrize("bad", [-0.1, 101, "1", None, True, float("nan")])
-def test_bad_score_weight(bad):
-    with pytest.raises(ValueError, match="score_weight"):
+@pytest.mark.parametrize("bad, error", [(-0.1, ValueError), (101, ValueError), (float("nan"), ValueError),
+                                        ("1", TypeError), (None, TypeError), (True, TypeError)])
+def test_bad_score_weight(bad, error):
+    with pytest.raises(error, match="score_weight"):
         MCTS(score_weight=bad)
 
 

@@ -155,7 +155,7 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
     ({"threads": 0}, ValueError),
     ({"threads": 65}, ValueError),
     ({"threads": 1.5}, ValueError),
-    ({"threads": True}, ValueError),
+    ({"threads": True}, TypeError),
     ({"checkpoint_seconds": 0}, ValueError),
 ])
 def test_bad_arguments(kwargs, error):

@@ -1,0 +1,90 @@
+"""Checks of the numbers the public API takes: one home for what counts as a number.
+
+An integer is an int or another ``numbers.Integral`` (a NumPy integer), never a
+bool.  A real number is any ``numbers.Real`` (int, float, Fraction, a NumPy
+float), never a bool, a str or bytes, and never NaN.  A wrong type raises
+TypeError, a value out of range ValueError; both name the argument.
+
+>>> integer(3, "depth", minimum=0)
+3
+>>> integer(True, "depth")
+Traceback (most recent call last):
+  ...
+TypeError: depth must be an int, not bool
+>>> real("1", "seconds")
+Traceback (most recent call last):
+  ...
+TypeError: seconds must be a number, not str
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Optional
+
+
+def integer(value: object, what: str, minimum: Optional[int] = None,
+            maximum: Optional[int] = None) -> int:
+    """``value`` as an int if it is an integer in [minimum, maximum], else raise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    number = int(value)
+    _check_range(number, value, what, minimum, maximum)
+    return number
+
+
+def optional_integer(value: object, what: str, minimum: Optional[int] = None,
+                     maximum: Optional[int] = None) -> Optional[int]:
+    """:func:`integer`, letting None (no limit, no seed) through."""
+    return None if value is None else integer(value, what, minimum, maximum)
+
+
+def real(value: object, what: str, minimum: Optional[float] = None, maximum: Optional[float] = None,
+         *, positive: bool = False, finite: bool = False) -> float:
+    """``value`` as a float if it is a real number (not NaN) in range, else raise.
+
+    ``positive`` refuses zero as well as negative numbers; ``finite`` refuses infinities.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
+    try:
+        number = float(value)
+    except (OverflowError, ValueError):        # an int beyond the range of a float
+        raise ValueError(f"{what} is too large: {value!r}") from None
+    if math.isnan(number):
+        raise ValueError(f"{what} must be a number, not NaN")
+    if positive and not number > 0:
+        raise ValueError(f"{what} must be positive, not {value}")
+    if finite and math.isinf(number):
+        raise ValueError(f"{what} must be finite, not {value}")
+    _check_range(number, value, what, minimum, maximum)
+    return number
+
+
+def optional_real(value: object, what: str, minimum: Optional[float] = None,
+                  maximum: Optional[float] = None, *, positive: bool = False,
+                  finite: bool = False) -> Optional[float]:
+    """:func:`real`, letting None (no limit) through."""
+    return None if value is None else real(value, what, minimum, maximum, positive=positive, finite=finite)
+
+
+def seed(value: object) -> Optional[int]:
+    """A random seed: None (fresh randomness) or an int >= 0, kept to its low 64 bits."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"seed must be an int or None, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"seed must be at least 0, not {value}")
+    return int(value) & 0xFFFFFFFFFFFFFFFF
+
+
+def _check_range(number: float, value: object, what: str, minimum: Optional[float],
+                 maximum: Optional[float]) -> None:
+    if minimum is not None and maximum is not None and not minimum <= number <= maximum:
+        raise ValueError(f"{what} must be {minimum} to {maximum}, not {value}")
+    if minimum is not None and not number >= minimum:
+        raise ValueError(f"{what} must be at least {minimum}, not {value}")
+    if maximum is not None and not number <= maximum:
+        raise ValueError(f"{what} must be at most {maximum}, not {value}")

@@ -1,0 +1,45 @@
+"""Fuzz the whole public surface with hypothesis, one child process per batch
+(tests/_fuzz_child.py), so that a crash fails this test instead of killing the run.
+
+The default size (4 batches of 300 call sequences, about 25 CPU-seconds) keeps the
+suite quick; ``CATENA_FUZZ_EXAMPLES=5000 python3 -m pytest tests/test_fuzz.py`` fuzzes
+longer, and ``CATENA_FUZZ_BATCHES`` runs more seeds.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+EXAMPLES = int(os.environ.get("CATENA_FUZZ_EXAMPLES", "300"))
+BATCHES = int(os.environ.get("CATENA_FUZZ_BATCHES", "4"))
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_fuzz_batch_ends_cleanly(batch):
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+    try:
+        proc = subprocess.run([sys.executable, os.path.join(HERE, "_fuzz_child.py"), str(batch), str(EXAMPLES)],
+                              capture_output=True, text=True, timeout=60 + EXAMPLES, env=env)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"fuzz batch {batch} hung: {exc}")
+    report = proc.stderr[-6000:]
+    assert proc.returncode >= 0, f"fuzz batch {batch} crashed (signal {-proc.returncode}):\n{report}"
+    assert proc.returncode == 0 and proc.stdout.strip() == "clean", f"fuzz batch {batch} failed:\n{report}"
+
+
+def test_atheris_drives_the_same_calls():
+    """Coverage-guided fuzzing with atheris (the optional ``fuzz`` extra) over the same call
+    sequences, briefly; run longer by hand: ``python tests/_fuzz_child.py --atheris
+    -max_total_time=600``."""
+    pytest.importorskip("atheris")
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "_fuzz_child.py"), "--atheris", "-runs=300"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, f"atheris found a failure (status {proc.returncode}):\n{proc.stderr[-6000:]}"
+    assert "Done 300 runs" in proc.stderr
