@@ -21,7 +21,6 @@ move     visits  win rate   margin
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
@@ -40,7 +39,6 @@ DEFAULT_ITERATIONS = 20_000
 # position is small enough, then each move with as many again
 PROBE_NODES = 2_000_000
 SOLVER_TT_MB = 16
-MARGIN_PLAYOUTS = 64          # random playouts per move for an estimated margin
 
 
 @dataclass(frozen=True)
@@ -242,38 +240,14 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool],
     return values, lines
 
 
-# --- expected margins: to be replaced by ``result.scores`` (issue #10) ---------------
-# Once SearchResult has ``scores`` (each root move's expected margin, Black minus
-# White, backed up by the search), this function becomes
-# ``return {move: result.scores[move] for move in moves}``.
-# Until then: the mean final margin of random playouts after each move, with the
-# playout policy the search evaluates with (stones only, the button never taken).
-def _expected_margins(pos: Position, result: SearchResult, moves: List[Move],
-                      rng: random.Random) -> Dict[Move, float]:
-    margins = {}
-    for move in moves:
-        total = 0.0
-        for _ in range(MARGIN_PLAYOUTS):
-            line = pos.copy()
-            line.push(move)
-            while True:
-                cells = line.legal_moves()
-                if cells and cells[-1].is_button:      # the button is listed last
-                    cells.pop()
-                if not cells:
-                    break
-                line.push(cells[int(rng.random() * len(cells))])
-            total += _final_margin(line)
-        margins[move] = total / MARGIN_PLAYOUTS
-    return margins
-
-
-def _final_margin(pos: Position) -> float:
-    outcome = pos.outcome()
-    assert outcome is not None
-    if outcome.black_score is None or outcome.white_score is None:   # longest ribbon: the result
-        return 0.0 if outcome.winner is None else (1.0 if outcome.winner == "black" else -1.0)
-    return outcome.black_score - outcome.white_score
+def _expected_margins(pos: Position, result: SearchResult, moves: List[Move]) -> Dict[Move, float]:
+    """Each move's expected final margin, Black minus White, as the search backed it up
+    (``SearchResult.scores``).  Longest-ribbon scoring has no margin: there it is the
+    expected result (+1 Black wins, -1 White wins) from the mover's win rate."""
+    if result.scores:
+        return {move: result.scores[move] for move in moves}
+    sign = 1.0 if pos.to_move == "black" else -1.0
+    return {move: sign * (2.0 * result.values.get(move, 0.5) - 1.0) for move in moves}
 
 
 def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional[int] = None,
@@ -314,8 +288,7 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
     moves = list(work.legal_moves())
     exact_values, lines = _exact_values(work, moves, exact, progress)
     unsolved = [move for move in moves if move not in exact_values]
-    rng = random.Random(seed)
-    margins = _expected_margins(work, result, unsolved, rng) if unsolved else {}
+    margins = _expected_margins(work, result, unsolved) if unsolved else {}
     margins.update(exact_values)
 
     sign = 1.0 if work.to_move == "black" else -1.0

@@ -118,11 +118,11 @@ def test_nokomi_opening_stone_is_the_most_balanced():
     (lambda: MCTSPlayer(iterations=0), ValueError, "iterations must be at least 1"),
     (lambda: MCTSPlayer(iterations="100"), TypeError, "iterations must be an int"),
     (lambda: MCTSPlayer(iterations=None, seconds=-2), ValueError, "seconds must be positive"),
-    (lambda: MCTSPlayer(seconds=float("nan")), ValueError, "seconds must be positive and finite"),
+    (lambda: MCTSPlayer(seconds=float("nan")), ValueError, "seconds must be a number, not NaN"),
     (lambda: MCTSPlayer(seconds=float("inf")), ValueError, "finite"),
     (lambda: MCTSPlayer(seconds="3"), TypeError, "seconds must be a number"),
     (lambda: MCTSPlayer(iterations=None), ValueError, "give a budget"),
-    (lambda: MCTSPlayer(threads=0), ValueError, "threads must be at least 1"),
+    (lambda: MCTSPlayer(threads=0), ValueError, "threads must be 1 to"),
     (lambda: FlatMonteCarloPlayer(playouts=0), ValueError, "playouts must be at least 1"),
 ])
 def test_players_check_their_arguments_when_made(make, error, words):

@@ -154,7 +154,7 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
     ({"guess": "x"}, TypeError),
     ({"threads": 0}, ValueError),
     ({"threads": 65}, ValueError),
-    ({"threads": 1.5}, ValueError),
+    ({"threads": 1.5}, TypeError),
     ({"threads": True}, TypeError),
     ({"checkpoint_seconds": 0}, ValueError),
 ])
