@@ -191,7 +191,7 @@ def _measure(quick: bool, callgrind: bool, repeat: int, put, step) -> None:
     if callgrind:
         from catena._callgrind import placement_costs
         for size in (6, 10):
-            costs = placement_costs(size, 200 if quick else 2000)
+            costs = placement_costs(size, 200 if quick else 20_000)
             put("instructions/placement (callgrind)", size,
                 "no valgrind" if costs is None else f"{costs['instructions']:.0f}")
             put("mispredicts/placement (cachegrind)", size,
