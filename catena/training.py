@@ -30,16 +30,14 @@ True
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Optional
 
 import numpy
 
 from catena._geometry import Move
 from catena._mcts import MCTS
 from catena._position import Position
+from catena.progress import Interrupted, noting_ctrl_c
 
 
 def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring: str = "standard",
@@ -62,7 +60,7 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     rng = numpy.random.default_rng(seed)
     columns: dict[str, list[Any]] = {name: [] for name in
                                 ("observation", "policy", "player", "game", "margin", "result", "position")}
-    with _noting_ctrl_c() as interrupted:
+    with noting_ctrl_c() as interrupted:
         try:
             for index in range(games):
                 _play_one(start, index, iterations, plies, rng, columns, interrupted)
@@ -73,35 +71,15 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     return _as_arrays(columns, start)
 
 
-@contextlib.contextmanager
-def _noting_ctrl_c() -> Iterator[list[int]]:
-    """A list that gets an entry when Ctrl-C arrives.  MCTS.search catches Ctrl-C to
-    return what it found, so the self-play loop looks here after every search."""
-    hits: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield hits                      # only the main thread receives signals
-        return
-
-    def note(signum: int, frame: Any) -> None:
-        hits.append(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, note)
-    try:
-        yield hits
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _play_one(start: Position, index: int, iterations: int, plies: int,
-              rng: numpy.random.Generator, columns: dict[str, list[Any]], interrupted: list[int]) -> None:
+              rng: numpy.random.Generator, columns: dict[str, list[Any]], interrupted: Interrupted) -> None:
     """One game; its samples join ``columns`` only once it is finished."""
     pos = start.copy()
     mcts = MCTS(seed=int(rng.integers(2**63)))
     samples = []
     while not pos.is_game_over():
         result = mcts.search(pos, iterations=iterations)
-        if interrupted:
+        if interrupted.happened:
             raise KeyboardInterrupt
         visits = numpy.zeros(len(pos.legal_action_mask()), dtype=numpy.float64)
         for move, count in result.visits.items():
