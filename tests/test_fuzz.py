@@ -33,7 +33,7 @@ def test_fuzz_batch_ends_cleanly(batch):
 
 
 def test_atheris_drives_the_same_calls():
-    """Coverage-guided fuzzing with atheris (the optional ``fuzz`` extra) over the same call
+    """Coverage-guided fuzzing with atheris (in the ``test`` extra) over the same call
     sequences, briefly; run longer by hand: ``python tests/_fuzz_child.py --atheris
     -max_total_time=600``."""
     pytest.importorskip("atheris")
