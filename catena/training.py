@@ -37,6 +37,7 @@ import numpy
 from catena._geometry import Move
 from catena._mcts import MCTS
 from catena._position import Position
+from catena._validate import integer
 from catena.progress import Interrupted, noting_ctrl_c
 
 
@@ -51,10 +52,8 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     (at least the interrupted one is dropped), so a long run can be cut short.
     """
     start = Position(size, game_type, scoring, komi)         # checks the rules' arguments
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a whole number >= 0, not {games!r}")
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
+    games = integer(games, "games", minimum=0)
+    iterations = integer(iterations, "iterations", minimum=1)
     ncells = len(start.legal_action_mask()) - 1
     plies = ncells // 4 if sample_plies is None else sample_plies
     rng = numpy.random.default_rng(seed)
