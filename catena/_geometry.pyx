@@ -9,6 +9,8 @@ cell index or the button, whose index is ``ncells``.
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
+from catena._common cimport splitmix64
+
 import numbers
 import re
 import string
@@ -25,14 +27,6 @@ cdef int _STEP_COLUMN[6]
 cdef int _STEP_ROW[6]
 _STEP_COLUMN[:] = [1, -1, 0, 0, 1, -1]
 _STEP_ROW[:] = [0, 0, 1, -1, 1, -1]
-
-
-cdef inline uint64_t _splitmix64(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
 
 cdef void _symmetry_image(int n, int k, int c, int r, int* oc, int* orow) noexcept nogil:
@@ -117,22 +111,22 @@ cdef Geometry* _build(int n) except NULL:
     _build_windows(g)
     cdef uint64_t seed = 0xCA7E7A0000000000ULL + <uint64_t>n
     for cell in range(g.ncells):
-        g.zobrist_stone[cell][1] = _splitmix64(&seed)
-        g.zobrist_stone[cell][2] = _splitmix64(&seed)
+        g.zobrist_stone[cell][1] = splitmix64(&seed)
+        g.zobrist_stone[cell][2] = splitmix64(&seed)
         g.zobrist_flip[cell] = g.zobrist_stone[cell][1] ^ g.zobrist_stone[cell][2]
-    g.zobrist_white_to_move = _splitmix64(&seed)
-    g.zobrist_button[1] = _splitmix64(&seed)
-    g.zobrist_button[2] = _splitmix64(&seed)
-    g.zobrist_second_stone = _splitmix64(&seed)
+    g.zobrist_white_to_move = splitmix64(&seed)
+    g.zobrist_button[1] = splitmix64(&seed)
+    g.zobrist_button[2] = splitmix64(&seed)
+    g.zobrist_second_stone = splitmix64(&seed)
     for cell in range(g.ncells):
-        g.key_stone[cell] = _splitmix64(&seed)
-        g.key_end[cell] = _splitmix64(&seed)
+        g.key_stone[cell] = splitmix64(&seed)
+        g.key_end[cell] = splitmix64(&seed)
         for k in range(NUM_SYMMETRIES):
             g.sym_inverse[k][g.sym[k][cell]] = cell
     for cell in range(MAX_CELLS + 1):
-        g.key_black_count[cell] = _splitmix64(&seed)
-        g.key_bounded[cell][1] = _splitmix64(&seed)
-        g.key_bounded[cell][2] = _splitmix64(&seed)
+        g.key_black_count[cell] = splitmix64(&seed)
+        g.key_bounded[cell][1] = splitmix64(&seed)
+        g.key_bounded[cell][2] = splitmix64(&seed)
     return g
 
 

@@ -12,7 +12,7 @@ cdef enum:
 ctypedef struct Node:
     int32_t first_child      # arena index of the first child, -1 until expanded
     uint16_t nchildren       # children are contiguous in the arena
-    uint16_t move            # the move from the parent (cell index or the button)
+    uint16_t move            # the move from the parent (cell index or the button; NO_MOVE at the root)
     uint8_t mover            # colour that played it (0 at the root)
     uint8_t proven           # 0 unknown, else the winner under best play (read from the bounds)
     uint8_t flags            # SOLVER_TRIED

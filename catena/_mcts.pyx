@@ -12,8 +12,8 @@ from libc.math cimport INFINITY, fabs, log, sqrt
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from catena._common cimport NO_MOVE, monotonic_seconds
 from catena._geometry cimport MAX_MOVES
 from catena._position cimport (BLACK, WHITE, MAX_LIST, SCORING_LONGEST, PosState, Position, Result,
                                Undo, final_result, gen_moves, is_legal_move, make_move, play_move,
@@ -60,12 +60,6 @@ cdef inline double _inv_sqrt(uint32_t n) noexcept nogil:
 cdef inline double _beta(const Tree* t, uint32_t n) noexcept nogil:
     """RAVE weight sqrt(k / (3n + k)) (Gelly and Silver's hand-tuned schedule)."""
     return t.beta_table[n] if n < TABLE_SIZE else sqrt(t.rave_k / (3.0 * n + t.rave_k))
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef inline float _reward(int winner, int colour) noexcept nogil:
@@ -376,14 +370,14 @@ cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept n
     """Run up to ``iterations`` (<0: no limit) for up to ``seconds`` (<=0: no
     limit), stopping early once the root is settled; returns iterations run."""
     cdef int64_t done = 0
-    cdef double deadline = _now() + seconds if seconds > 0 else INFINITY
+    cdef double deadline = monotonic_seconds() + seconds if seconds > 0 else INFINITY
     t.solver_left = <int64_t>(SOLVER_NODES_PER_ITERATION * iterations if iterations >= 0
                               else SOLVER_NODES_PER_SECOND * seconds)
     _solve_root_moves(t)
     while (iterations < 0 or done < iterations) and not _settled(t, &t.nodes[0]) and not t.stop:
         _iterate(t)
         done += 1
-        if (done & 63) == 0 and _now() >= deadline:
+        if (done & 63) == 0 and monotonic_seconds() >= deadline:
             break
     t.iterations += done
     return done
@@ -426,7 +420,7 @@ cdef class _TreeHandle:
     cdef void reset(self, const PosState* root) noexcept:
         pos_copy(self.t.root_state, root)
         self.t.size = 1
-        _init_node(&self.t.nodes[0], 0xFFFF, 0, self.t.bound)
+        _init_node(&self.t.nodes[0], NO_MOVE, 0, self.t.bound)
 
     def run(self, int64_t iterations, double seconds):
         cdef int64_t done
@@ -451,7 +445,7 @@ cdef class _TreeHandle:
         make_move(self.t.root_state, move, &u, cells)
         if child < 0:
             self.t.size = 1
-            _init_node(&self.t.nodes[0], 0xFFFF, 0, self.t.bound)
+            _init_node(&self.t.nodes[0], NO_MOVE, 0, self.t.bound)
             return False
         self._keep_subtree(child)
         return True
@@ -464,7 +458,7 @@ cdef class _TreeHandle:
         cdef Node* n
         if fresh == NULL:                          # no room to compact: start afresh
             self.t.size = 1
-            _init_node(&self.t.nodes[0], 0xFFFF, 0, self.t.bound)
+            _init_node(&self.t.nodes[0], NO_MOVE, 0, self.t.bound)
             return
         fresh[0] = old[top]
         fresh[0].mover = 0
@@ -480,7 +474,7 @@ cdef class _TreeHandle:
         self.t.size = tail
 
     cdef bint matches(self, const PosState* p) noexcept:
-        return (self.t.root_state.geo == p.geo and self.t.root_state.h.hash == p.h.hash
+        return (self.t.root_state.geo == p.geo and self.t.root_state.h.zobrist == p.h.zobrist
                 and self.t.root_state.game_type == p.game_type and self.t.root_state.komi == p.komi
                 and self.t.root_state.scoring == p.scoring
                 and memcmp_state(self.t.root_state, p))

@@ -14,9 +14,10 @@
 # exactly when both its ends count 0.
 
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
-from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES
-from catena._rng cimport Rng
 from catena._bitboard cimport BB_WORDS
+from catena._common cimport mix64
+from catena._geometry cimport Geometry, MAX_CELLS
+from catena._rng cimport Rng
 
 cdef enum:
     EMPTY = 0
@@ -56,7 +57,7 @@ ctypedef struct CellState:
     uint8_t spare        # pads the record to 16 bytes, so a cell's address is a shift
 
 ctypedef struct Header:
-    uint64_t hash            # Zobrist key of shown stones, side to move, button, stone of the turn
+    uint64_t zobrist         # Zobrist key of shown stones, side to move, button, stone of the turn
     int16_t nlegal           # legal cells, the length of the legal list
     int16_t nblack_stones    # black stones shown on the board (after claims)
     int16_t nwhite_stones    # white stones shown on the board
@@ -67,12 +68,14 @@ ctypedef struct Header:
     uint8_t over             # 1 once the game has ended (R14, R20)
     uint8_t last_placer      # colour of the last stone placed, 0 before any
     int32_t bounded          # score of the bounded ribbons, black minus white (standard: stones,
-                             # square: squared lengths; 0 under longest ribbon); kept with the key
-    uint64_t key             # solver key (F4): which cells hold stones, each unbounded ribbon's
+                             # square: squared lengths; 0 under longest ribbon); kept with the
+                             # solver key
+    uint64_t solver_key      # solver key (F4): which cells hold stones, each unbounded ribbon's
                              # ends and black count, side to move, button, stone of the turn
                              # (an XOR of terms, so it depends on the position, not the order)
-    uint64_t bounded_key     # longest ribbon: the SUM of the bounded ribbons' (length, owner)
-                             # terms, a multiset (XOR would cancel two equal ribbons)
+    uint64_t bounded_solver_key  # the solver key of the bounded ribbons, longest ribbon only: the
+                             # SUM of their (length, owner) terms, a multiset (XOR would cancel
+                             # two equal ribbons); the other scorings keep ``bounded`` instead
 
 ctypedef struct PosState:
     const Geometry* geo      # shared tables of this board side
@@ -112,22 +115,61 @@ cdef inline bint is_ribbon_head(const CellState* C, int c) noexcept nogil:
     visits every ribbon once (a singleton is its own two ends)."""
     return C[c].placed != EMPTY and C[c].nstones <= 1 and c <= C[c].other_end
 
+
+cdef inline uint16_t* legal_list(PosState* p) noexcept nogil:
+    """The legal cells (``p.h.nlegal`` of them), stored after the cells."""
+    return <uint16_t*>&p.cell[p.ncells + 1]
+
+
+# The solver key (F4) has one home: these helpers and fresh_solver_key below;
+# make_move keeps it incrementally with the same terms.
+
+cdef inline uint64_t ribbon_key(const Geometry* g, int e1, int e2, int nblack) noexcept nogil:
+    """Solver-key term of an unbounded ribbon: its ends (either order) and black count."""
+    return mix64(g.key_end[e1] + g.key_end[e2] + g.key_black_count[nblack])
+
+
+cdef inline uint64_t turn_key(const PosState* p) noexcept nogil:
+    """The terms of the side to move, the button and the stone of the turn, the same in
+    the Zobrist and the solver key."""
+    cdef const Geometry* g = p.geo
+    cdef uint64_t key = g.zobrist_button[p.h.button]
+    if p.h.to_move == WHITE:
+        key ^= g.zobrist_white_to_move
+    if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
+        key ^= g.zobrist_second_stone
+    return key
+
+
+cdef inline void count_bounded(const PosState* p, Header* h, int length, int owner,
+                               int sign) noexcept nogil:
+    """Add (``sign`` 1) or take away (-1) a ribbon of ``length`` bounded for ``owner``
+    in ``h.bounded`` and ``h.bounded_solver_key``."""
+    cdef int worth
+    if p.scoring == SCORING_LONGEST:
+        if sign > 0:
+            h.bounded_solver_key += p.geo.key_bounded[length][owner]
+        else:
+            h.bounded_solver_key -= p.geo.key_bounded[length][owner]
+    else:
+        worth = length * length if p.scoring == SCORING_SQUARE else length
+        h.bounded += sign * worth if owner == BLACK else -sign * worth
+
 cdef int ribbon_walk(const PosState* p, int end, uint16_t* out) noexcept nogil
 cdef size_t pos_bytes(int ncells) noexcept nogil
 cdef PosState* pos_alloc(int ncells) noexcept nogil
 cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring, int komi) noexcept nogil
 cdef void pos_copy(PosState* dst, const PosState* src) noexcept nogil
 
-cdef uint16_t* legal_list(PosState* p) noexcept nogil
+cdef void placed_solver_keys(const PosState* p, int nsym, uint64_t* keys) noexcept nogil
+cdef void fresh_solver_key(const PosState* p, Header* h) noexcept nogil
 cdef bint button_available(const PosState* p) noexcept nogil
 cdef bint leaves_a_cell(PosState* p, int x) noexcept nogil
 cdef bint is_legal_move(PosState* p, int move) noexcept nogil
 cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil
 cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
-cdef int make_move_unhashed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
-cdef int make_move_keyed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
-cdef uint64_t ribbon_key(const Geometry* g, int e1, int e2, int nblack) noexcept nogil
-cdef uint64_t mix64(uint64_t z) noexcept nogil
+cdef int make_move_without_keys(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
+cdef int make_move_solver_key_only(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil
 cdef void play_move(PosState* p, int move) noexcept nogil
 cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcept nogil
 cdef void final_result(const PosState* p, Result* r) noexcept nogil

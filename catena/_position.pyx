@@ -31,10 +31,6 @@ cdef PosState* pos_alloc(int ncells) noexcept nogil:
     return <PosState*>malloc(pos_bytes(ncells))
 
 
-cdef inline uint16_t* legal_list(PosState* p) noexcept nogil:
-    return <uint16_t*>&p.cell[p.ncells + 1]
-
-
 cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring, int komi) noexcept nogil:
     """The empty board at the start of the play phase, Black to move."""
     memset(p, 0, pos_bytes(geo.ncells))
@@ -53,9 +49,8 @@ cdef void pos_init(PosState* p, const Geometry* geo, int game_type, int scoring,
         p.cell[c].lidx = c
         L[c] = c
         bb_set(p.legal_bb, c)
-    if game_type == GAME_DOUBLE:
-        p.h.hash ^= geo.zobrist_second_stone
-    p.h.key = p.h.hash
+    p.h.zobrist = turn_key(p)
+    p.h.solver_key = p.h.zobrist
 
 
 cdef void pos_copy(PosState* dst, const PosState* src) noexcept nogil:
@@ -218,21 +213,31 @@ cdef inline int _kill_group(PosState* p, uint16_t* L, int centre, uint64_t m, ui
     return nremoved
 
 
-cdef bint _can_place_two(PosState* p) noexcept nogil:
-    """R20: some legal cell leaves another legal cell after it."""
-    if p.h.nlegal >= ALWAYS_TWO:
-        return True
+cdef inline bint _r20_filters(const PosState* p) noexcept nogil:
+    """Whether R20 removes cells from the moves: at the first stone of a two-stone
+    turn in double placement, unless so many cells are legal that every one of them
+    leaves a cell for the second stone."""
+    return p.game_type == GAME_DOUBLE and p.h.stones_left == 2 and p.h.nlegal < ALWAYS_TWO
+
+
+cdef inline int _r20_cells(PosState* p, uint16_t* out, int most) noexcept nogil:
+    """Write to ``out`` the legal cells that leave another legal cell after them (R20),
+    in legal-list order, at most ``most`` of them; returns how many."""
     cdef uint16_t* L = legal_list(p)
-    cdef int i
+    cdef int i, n = 0
     for i in range(p.h.nlegal):
+        if n == most:
+            break
         if leaves_a_cell(p, L[i]):
-            return True
-    return False
+            out[n] = L[i]
+            n += 1
+    return n
 
 
-cdef inline bint _first_of_two(const PosState* p) noexcept nogil:
-    """Double placement, first stone of a two-stone turn: R20 filters the cells."""
-    return p.game_type == GAME_DOUBLE and p.h.stones_left == 2
+cdef bint _can_place_two(PosState* p) noexcept nogil:
+    """R20: a two-stone turn can start (``p`` at its first stone)."""
+    cdef uint16_t first
+    return not _r20_filters(p) or _r20_cells(p, &first, 1) == 1
 
 
 cdef bint button_available(const PosState* p) noexcept nogil:
@@ -249,24 +254,18 @@ cdef bint is_legal_move(PosState* p, int move) noexcept nogil:
         return button_available(p)
     if not p.cell[move].legal:
         return False
-    if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
-        return leaves_a_cell(p, move)
-    return True
+    return not _r20_filters(p) or leaves_a_cell(p, move)
 
 
 cdef int gen_moves(PosState* p, uint16_t* out) noexcept nogil:
     """Write every legal move (cells in legal-list order, then the button) to ``out``."""
     if p.h.over:
         return 0
-    cdef uint16_t* L = legal_list(p)
-    cdef int i, n = 0
-    if _first_of_two(p) and p.h.nlegal < ALWAYS_TWO:
-        for i in range(p.h.nlegal):
-            if leaves_a_cell(p, L[i]):
-                out[n] = L[i]
-                n += 1
+    cdef int n
+    if _r20_filters(p):
+        n = _r20_cells(p, out, p.h.nlegal)
     else:
-        memcpy(out, L, p.h.nlegal * sizeof(uint16_t))
+        memcpy(out, legal_list(p), p.h.nlegal * sizeof(uint16_t))
         n = p.h.nlegal
     if button_available(p):
         out[n] = p.ncells
@@ -309,57 +308,75 @@ cdef uint64_t _flip_key(const PosState* p, int e, int owner) noexcept nogil:
     return key
 
 
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    """splitmix64's finaliser: a bijective scrambling of 64 bits."""
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
+cdef void placed_solver_keys(const PosState* p, int nsym, uint64_t* keys) noexcept nogil:
+    """``keys[k]`` for ``k < nsym``: the solver key's terms of the stones and the
+    unbounded ribbons of ``p`` with every cell mapped by the board's symmetry ``k``
+    (0 is the identity), computed from the cells."""
+    cdef const Geometry* g = p.geo
+    cdef const CellState* C = p.cell
+    cdef int c, k, f
+    for k in range(nsym):
+        keys[k] = 0
+    for c in range(p.ncells):
+        if C[c].placed:
+            for k in range(nsym):
+                keys[k] ^= g.key_stone[g.sym[k][c]]
+            if is_ribbon_head(C, c) and C[c].owner == 0:
+                f = C[c].other_end
+                for k in range(nsym):
+                    keys[k] ^= ribbon_key(g, g.sym[k][c], g.sym[k][f], C[c].nblack)
 
 
-cdef inline uint64_t ribbon_key(const Geometry* g, int e1, int e2, int nblack) noexcept nogil:
-    """Solver-key term of an unbounded ribbon: its ends (either order) and black count (F4)."""
-    return mix64(g.key_end[e1] + g.key_end[e2] + g.key_black_count[nblack])
+cdef void fresh_solver_key(const PosState* p, Header* h) noexcept nogil:
+    """Set ``h.solver_key``, ``h.bounded`` and ``h.bounded_solver_key`` to what the cells
+    and the turn of ``p`` give: what make_move keeps step by step."""
+    cdef const CellState* C = p.cell
+    cdef uint64_t placed
+    cdef int c
+    placed_solver_keys(p, 1, &placed)
+    h.solver_key = placed ^ turn_key(p)
+    h.bounded = 0
+    h.bounded_solver_key = 0
+    for c in range(p.ncells):
+        if is_ribbon_head(C, c) and C[c].owner:
+            count_bounded(p, h, C[c].length, C[c].owner, 1)
 
 
-cdef inline void _claim(PosState* p, int e, int placer, const bint hashed, const bint keyed) noexcept nogil:
+cdef inline void _claim(PosState* p, int e, int placer, const bint zobrist,
+                        const bint solver_key) noexcept nogil:
     """R12: the newly bounded ribbon ending at ``e`` goes to its majority colour,
-    on a tie to the opponent of ``placer``.  Without ``hashed`` the Zobrist key
+    on a tie to the opponent of ``placer``.  Without ``zobrist`` the Zobrist key
     is left stale (playouts never read it) and the ribbon is not walked."""
     cdef CellState* C = p.cell
     cdef int nb = C[e].nblack, nw = C[e].length - C[e].nblack
     cdef int owner = BLACK if nb > nw else (WHITE if nw > nb else 3 - placer)
     C[e].owner = owner
     C[C[e].other_end].owner = owner
-    cdef int length = C[e].length, worth
-    if keyed:
-        worth = length * length if p.scoring == SCORING_SQUARE else length
-        if p.scoring != SCORING_LONGEST:
-            p.h.bounded += worth if owner == BLACK else -worth
-        p.h.key ^= ribbon_key(p.geo, e, C[e].other_end, nb)
-        if p.scoring == SCORING_LONGEST:
-            p.h.bounded_key += p.geo.key_bounded[length][owner]
+    if solver_key:
+        count_bounded(p, &p.h, C[e].length, owner, 1)
+        p.h.solver_key ^= ribbon_key(p.geo, e, C[e].other_end, nb)
     if owner == BLACK:
         p.h.nblack_stones += nw
         p.h.nwhite_stones -= nw
-        if hashed and nw:
-            p.h.hash ^= _flip_key(p, e, owner)
+        if zobrist and nw:
+            p.h.zobrist ^= _flip_key(p, e, owner)
     else:
         p.h.nwhite_stones += nb
         p.h.nblack_stones -= nb
-        if hashed and nb:
-            p.h.hash ^= _flip_key(p, e, owner)
+        if zobrist and nb:
+            p.h.zobrist ^= _flip_key(p, e, owner)
 
 
 # ---------------------------------------------------------------------------
 # Make and unmake
 
 
-cdef inline void _pass_turn(PosState* p, const bint hashed, const bint keyed) noexcept nogil:
+cdef inline void _pass_turn(PosState* p, const bint zobrist, const bint solver_key) noexcept nogil:
     p.h.to_move = 3 - p.h.to_move
-    if hashed:
-        p.h.hash ^= p.geo.zobrist_white_to_move
-    if keyed:
-        p.h.key ^= p.geo.zobrist_white_to_move
+    if zobrist:
+        p.h.zobrist ^= p.geo.zobrist_white_to_move
+    if solver_key:
+        p.h.solver_key ^= p.geo.zobrist_white_to_move
 
 
 cdef inline void _save(Undo* u, const PosState* p, int c) noexcept nogil:
@@ -376,15 +393,15 @@ cdef int make_move(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nog
     return _make(p, move, u, cells, True, True, True)
 
 
-cdef int make_move_unhashed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
+cdef int make_move_without_keys(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
     """make_move without the upkeep of the keys (the Zobrist one walks each
     claimed ribbon): for searches that never read them (perft).  unmake_move
     still restores the position exactly, keys included."""
     return _make(p, move, u, cells, True, False, False)
 
 
-cdef int make_move_keyed(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
-    """make_move keeping only the solver key (``h.key``) up to date."""
+cdef int make_move_solver_key_only(PosState* p, int move, Undo* u, uint16_t* cells) noexcept nogil:
+    """make_move keeping only the solver key (``h.solver_key``) up to date."""
     return _make(p, move, u, cells, True, False, True)
 
 
@@ -395,9 +412,9 @@ cdef void play_move(PosState* p, int move) noexcept nogil:
 
 
 cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bint record,
-                      const bint hashed, const bint keyed) noexcept nogil:
+                      const bint zobrist, const bint solver_key) noexcept nogil:
     """make_move; without ``record`` no undo record is written (``u`` and ``cells``
-    may be NULL), without ``hashed`` or ``keyed`` the Zobrist or solver key is left
+    may be NULL), without ``zobrist`` or ``solver_key`` the Zobrist or solver key is left
     stale.  Each variant is compiled apart, so the flags cost nothing at run time."""
     if record:
         u.h = p.h
@@ -406,24 +423,24 @@ cdef inline int _make(PosState* p, int move, Undo* u, uint16_t* cells, const bin
         u.nremoved = 0
         u.nclaimed = 0
     if move == p.ncells:
-        _take_button(p, hashed, keyed)
+        _take_button(p, zobrist, solver_key)
         return 0
-    return _place(p, move, u, cells, record, hashed, keyed)
+    return _place(p, move, u, cells, record, zobrist, solver_key)
 
 
-cdef inline void _take_button(PosState* p, const bint hashed, const bint keyed) noexcept nogil:
+cdef inline void _take_button(PosState* p, const bint zobrist, const bint solver_key) noexcept nogil:
     """R13: the player to move takes the button."""
     p.h.button = p.h.to_move
-    if hashed:
-        p.h.hash ^= p.geo.zobrist_button[p.h.to_move]
-    if keyed:
-        p.h.key ^= p.geo.zobrist_button[p.h.to_move]
+    if zobrist:
+        p.h.zobrist ^= p.geo.zobrist_button[p.h.to_move]
+    if solver_key:
+        p.h.solver_key ^= p.geo.zobrist_button[p.h.to_move]
     p.h.ply += 1
-    _pass_turn(p, hashed, keyed)
+    _pass_turn(p, zobrist, solver_key)
 
 
 cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint record,
-                       const bint hashed, const bint keyed) noexcept nogil:
+                       const bint zobrist, const bint solver_key) noexcept nogil:
     """The stone part of ``_make``: a stone of the player to move on legal cell ``x``
     (``u``'s header and move are already written when ``record``)."""
     cdef const Geometry* g = p.geo
@@ -451,12 +468,12 @@ cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint 
         e2 = C[b].other_end
         length = C[a].length + C[b].length + 1
         nblack += C[a].nblack + C[b].nblack
-    if keyed:                                  # the joined ribbons give way to the new one
-        p.h.key ^= g.key_stone[x] ^ ribbon_key(g, e1, e2, nblack)
+    if solver_key:                                  # the joined ribbons give way to the new one
+        p.h.solver_key ^= g.key_stone[x] ^ ribbon_key(g, e1, e2, nblack)
         if a >= 0:
-            p.h.key ^= ribbon_key(g, a, C[a].other_end, C[a].nblack)
+            p.h.solver_key ^= ribbon_key(g, a, C[a].other_end, C[a].nblack)
         if b >= 0:
-            p.h.key ^= ribbon_key(g, b, C[b].other_end, C[b].nblack)
+            p.h.solver_key ^= ribbon_key(g, b, C[b].other_end, C[b].nblack)
     if record:
         _save(u, p, x)
         if e1 != x:
@@ -472,8 +489,8 @@ cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint 
     C[x].placed = colour
     C[x].owner = 0
     C[x].growth = 0x80                         # never 0 while its neighbours are removed below
-    if hashed:
-        p.h.hash ^= g.zobrist_stone[x][colour]
+    if zobrist:
+        p.h.zobrist ^= g.zobrist_stone[x][colour]
     p.h.nblack_stones += colour == BLACK
     p.h.nwhite_stones += colour == WHITE
     C[x].nstones = plan.nst
@@ -515,14 +532,14 @@ cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint 
     # ribbon found above, each once
     cdef int nclaimed = 0
     if _ribbon_bounded(C, e1):
-        _claim(p, e1, colour, hashed, keyed)
+        _claim(p, e1, colour, zobrist, solver_key)
         if record:
             cells[nremoved] = e1
         nclaimed = 1
     for k in range(nfound):
         y = found[k]
         if C[y].owner == 0 and C[y].nstones <= 1:
-            _claim(p, y, colour, hashed, keyed)
+            _claim(p, y, colour, zobrist, solver_key)
             if record:
                 cells[nremoved + nclaimed] = y
             nclaimed += 1
@@ -535,17 +552,17 @@ cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint 
     p.h.ply += 1
     if p.game_type == GAME_DOUBLE:
         p.h.stones_left -= 1
-        if hashed:
-            p.h.hash ^= g.zobrist_second_stone
-        if keyed:
-            p.h.key ^= g.zobrist_second_stone
+        if zobrist:
+            p.h.zobrist ^= g.zobrist_second_stone
+        if solver_key:
+            p.h.solver_key ^= g.zobrist_second_stone
         if p.h.stones_left == 0:
             p.h.stones_left = 2
-            _pass_turn(p, hashed, keyed)
+            _pass_turn(p, zobrist, solver_key)
             if not _can_place_two(p):       # R20: the turn cannot start
                 p.h.over = 1
     else:
-        _pass_turn(p, hashed, keyed)
+        _pass_turn(p, zobrist, solver_key)
         if p.h.nlegal == 0:                 # R14
             p.h.over = 1
     return nremoved + nclaimed
@@ -687,22 +704,17 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
     """
     cdef uint16_t moves[MAX_MOVES]
     cdef Rng r = rng[0]                 # a local copy the compiler keeps in registers
-    cdef int placed = 0, n, move
+    cdef int placed = 0, move
     cdef uint16_t* L = legal_list(p)
-    cdef bint double = p.game_type == GAME_DOUBLE, with_button = button_probability > 0.0
+    cdef bint with_button = button_probability > 0.0
     while not p.h.over:
         if with_button and button_available(p) and rng_unit(&r) < button_probability:
             if played_by != NULL:
                 played_by[p.ncells] = p.h.to_move
             _take_button(p, False, False)
             continue
-        if double and p.h.stones_left == 2 and p.h.nlegal < ALWAYS_TWO:
-            n = 0
-            for move in range(p.h.nlegal):
-                if leaves_a_cell(p, L[move]):
-                    moves[n] = L[move]
-                    n += 1
-            move = moves[rng_below(&r, n)]
+        if _r20_filters(p):
+            move = moves[rng_below(&r, _r20_cells(p, moves, p.h.nlegal))]
         else:
             move = L[rng_below(&r, p.h.nlegal)]
         if played_by != NULL:
@@ -725,7 +737,7 @@ cdef uint64_t perft_count(PosState* p, int depth) noexcept nogil:
     cdef int n = gen_moves(p, moves), i
     cdef uint64_t total = 0
     for i in range(n):
-        make_move_unhashed(p, moves[i], &u, cells)
+        make_move_without_keys(p, moves[i], &u, cells)
         total += perft_count(p, depth - 1)
         unmake_move(p, &u, cells)
     return total
@@ -921,18 +933,13 @@ cdef class Position:
         In double placement, at the first stone of a two-stone turn, only the
         cells that leave a cell for the second stone (R20).
         """
-        cdef PosState* p = self._st
-        cdef list out = []
-        cdef int c
-        if p.h.over:
-            return out
-        cdef bint filtered = _first_of_two(p) and p.h.nlegal < ALWAYS_TWO
-        for c in range(p.ncells):
-            if p.cell[c].legal and (not filtered or leaves_a_cell(p, c)):
-                out.append(self._move_table[c])
-        if button_available(p):
-            out.append(self._move_table[p.ncells])
-        return out
+        cdef uint16_t moves[MAX_MOVES]
+        cdef uint8_t is_move[MAX_MOVES]
+        cdef int i, n = gen_moves(self._st, moves)
+        memset(is_move, 0, sizeof(is_move))
+        for i in range(n):
+            is_move[moves[i]] = 1
+        return [self._move_table[i] for i in range(self._st.ncells + 1) if is_move[i]]
 
     def is_legal(self, move):
         """Whether ``move`` (a Move, a name or an action id) is legal here; malformed
@@ -987,7 +994,8 @@ cdef class Position:
             return f"{name} is illegal: it would touch {len(stones)} stones ({listed}) (R7)"
         if len(stones) == 2:
             a, b = sorted(stones)
-            if any(names[a] in r.cells and names[b] in r.cells for r in self.ribbons()):
+            # the two ends of one ribbon (a stone inside a ribbon is a branch, below)
+            if p.cell[a].nstones <= 1 and p.cell[a].other_end == b:
                 return (f"{name} is illegal: {names[a]} and {names[b]} are in the same ribbon, "
                         f"so it would close a ring (R7)")
         for s in stones:
@@ -1017,7 +1025,7 @@ cdef class Position:
     def zobrist(self):
         """64-bit Zobrist key of the stones as claimed (R12), side to move, button and stone
         of the turn.  R21's end claims of a finished double-placement game are not in it."""
-        return self._st.h.hash
+        return self._st.h.zobrist
 
     @property
     def move_stack(self):
@@ -1209,6 +1217,7 @@ cdef class Position:
         cdef CellState* C = p.cell
         cdef uint16_t* L = legal_list(p)
         cdef int c, i, y, n, k, count
+        cdef Header fresh
         names = list(_cell_names(self.size))
         errors = []
         stone = lambda cell: C[cell].placed != 0
@@ -1225,9 +1234,6 @@ cdef class Position:
         # ribbons from scratch, by flood fill
         seen = set()
         hash_expected = 0
-        key_expected = 0
-        bounded_key_expected = 0
-        bounded_expected = 0
         shown = {BLACK: 0, WHITE: 0}
         for c in range(p.ncells):
             if not stone(c) or c in seen:
@@ -1265,16 +1271,6 @@ cdef class Position:
                 colour = owner or C[m].placed
                 shown[colour] += 1
                 hash_expected ^= g.zobrist_stone[m][colour]
-                key_expected ^= g.key_stone[m]
-            if owner:
-                worth = len(group) * len(group) if p.scoring == SCORING_SQUARE else len(group)
-                if p.scoring != SCORING_LONGEST:
-                    bounded_expected += worth if owner == BLACK else -worth
-                else:
-                    bounded_key_expected = (bounded_key_expected + g.key_bounded[len(group)][owner]) \
-                        & 0xFFFFFFFFFFFFFFFF
-            else:
-                key_expected ^= ribbon_key(g, e, f, black)
         # legality by R7 from scratch, and the legal list
         count = 0
         for c in range(p.ncells):
@@ -1304,15 +1300,14 @@ cdef class Position:
         if (shown[BLACK], shown[WHITE]) != (p.h.nblack_stones, p.h.nwhite_stones):
             errors.append(f"shown stones {p.h.nblack_stones}/{p.h.nwhite_stones}, "
                           f"expected {shown[BLACK]}/{shown[WHITE]}")
-        turn = (g.zobrist_white_to_move if p.h.to_move == WHITE else 0) ^ g.zobrist_button[p.h.button]
-        if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
-            turn ^= g.zobrist_second_stone
-        if p.h.hash != hash_expected ^ turn:
+        if p.h.zobrist != hash_expected ^ turn_key(p):
             errors.append("the Zobrist key differs from one computed afresh")
-        if p.h.key != key_expected ^ turn or p.h.bounded_key != bounded_key_expected:
+        # the ribbons' ends, lengths and black counts are checked above: the key from them
+        fresh_solver_key(p, &fresh)
+        if p.h.solver_key != fresh.solver_key or p.h.bounded_solver_key != fresh.bounded_solver_key:
             errors.append("the solver key differs from one computed afresh")
-        if p.h.bounded != bounded_expected:
-            errors.append(f"bounded margin {p.h.bounded}, expected {bounded_expected}")
+        if p.h.bounded != fresh.bounded:
+            errors.append(f"bounded margin {p.h.bounded}, expected {fresh.bounded}")
         return errors
 
     def _key(self):
@@ -1394,7 +1389,7 @@ cdef int _perft_checked(PosState* p, int depth, uint64_t* total, uint64_t* work)
     cdef Undo u
     cdef int n = gen_moves(p, moves), i
     for i in range(n):
-        make_move_unhashed(p, moves[i], &u, cells)
+        make_move_without_keys(p, moves[i], &u, cells)
         _perft_checked(p, depth - 1, total, work)
         unmake_move(p, &u, cells)
     return 0

@@ -12,33 +12,22 @@ ribbon is handed over afterwards.
 from libc.stdint cimport uint16_t, uint64_t
 
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, SCORING_LONGEST, SCORING_SQUARE,
-                               MAX_LIST, CellState, PosState, Position, Undo, gen_moves,
-                               is_ribbon_head, make_move, ribbon_walk)
+from catena._position cimport (BLACK, GAME_DOUBLE, MAX_LIST, CellState, PosState, Position, Undo,
+                               count_bounded, gen_moves, is_ribbon_head, make_move, ribbon_walk,
+                               turn_key)
 
 from catena._geometry import cells as _cell_names
 
 
-cdef uint64_t _turn_key(const PosState* p) noexcept nogil:
-    """The Zobrist terms of the side to move, the button and the stone of the turn."""
-    cdef const Geometry* g = p.geo
-    cdef uint64_t key = g.zobrist_button[p.h.button]
-    if p.h.to_move == WHITE:
-        key ^= g.zobrist_white_to_move
-    if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
-        key ^= g.zobrist_second_stone
-    return key
-
-
 cdef void _set_turn(PosState* p, int to_move, int button, int stones_left) noexcept nogil:
     """Set the turn fields of the header, keeping both keys in step."""
-    cdef uint64_t old = _turn_key(p)
+    cdef uint64_t old = turn_key(p)
     p.h.to_move = to_move
     p.h.button = button
     p.h.stones_left = stones_left
-    old ^= _turn_key(p)
-    p.h.hash ^= old
-    p.h.key ^= old
+    old ^= turn_key(p)
+    p.h.zobrist ^= old
+    p.h.solver_key ^= old
 
 
 cdef void _hand_over(PosState* p, int e, int owner) noexcept nogil:
@@ -46,14 +35,11 @@ cdef void _hand_over(PosState* p, int e, int owner) noexcept nogil:
     cdef CellState* C = p.cell
     cdef const Geometry* g = p.geo
     cdef uint16_t stones[MAX_CELLS]
-    cdef int old = C[e].owner, length = C[e].length, i, n
-    cdef int worth = length * length if p.scoring == SCORING_SQUARE else length
+    cdef int length = C[e].length, i, n
+    count_bounded(p, &p.h, length, C[e].owner, -1)
+    count_bounded(p, &p.h, length, owner, 1)
     C[e].owner = owner
     C[C[e].other_end].owner = owner
-    if p.scoring == SCORING_LONGEST:
-        p.h.bounded_key += g.key_bounded[length][owner] - g.key_bounded[length][old]
-    else:
-        p.h.bounded += 2 * worth if owner == BLACK else -2 * worth
     if owner == BLACK:
         p.h.nblack_stones += length
         p.h.nwhite_stones -= length
@@ -62,7 +48,7 @@ cdef void _hand_over(PosState* p, int e, int owner) noexcept nogil:
         p.h.nblack_stones -= length
     n = ribbon_walk(p, e, stones)
     for i in range(n):
-        p.h.hash ^= g.zobrist_flip[stones[i]]
+        p.h.zobrist ^= g.zobrist_flip[stones[i]]
 
 
 def set_stones(Position pos, bytes placed, bytes shown, int to_move, int button, int last_placer):

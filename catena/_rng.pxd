@@ -2,6 +2,7 @@
 # plain C data, so every playout and search thread owns one and needs no GIL.
 
 from libc.stdint cimport uint32_t, uint64_t
+from catena._common cimport splitmix64
 
 ctypedef struct Rng:
     uint64_t s[4]
@@ -37,10 +38,5 @@ cdef inline double rng_unit(Rng* rng) noexcept nogil:
 cdef inline void rng_seed(Rng* rng, uint64_t seed) noexcept nogil:
     """Fill the state from one 64-bit seed with splitmix64, as the authors advise."""
     cdef int i
-    cdef uint64_t z
     for i in range(4):
-        seed += 0x9E3779B97F4A7C15ULL
-        z = seed
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-        rng.s[i] = z ^ (z >> 31)
+        rng.s[i] = splitmix64(&seed)

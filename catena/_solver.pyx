@@ -37,14 +37,13 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
 from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from catena._common cimport NO_MOVE, mix64, monotonic_seconds
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, SCORING_SQUARE,
-                               PosState,
-                               Position, Result, Undo, final_result, gen_moves, make_move_keyed,
-                               mix64, is_ribbon_head, legal_list, pos_alloc, pos_copy, ribbon_key,
-                               unmake_move)
+from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
+                               Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
+                               is_ribbon_head, legal_list, make_move_solver_key_only,
+                               placed_solver_keys, pos_alloc, pos_copy, turn_key, unmake_move)
 
 import hashlib
 import json
@@ -86,7 +85,6 @@ cdef extern from *:
 cdef enum:
     MAX_PLY = MAX_MOVES + 2
     MAX_THREADS = 64
-    NO_MOVE = 0x1FF            # 9 bits: a cell (< 272), the button, or none
     INF = 1 << 28
     STOP_NONE = 0
     STOP_NODES = 1
@@ -161,12 +159,6 @@ ctypedef struct Solver:
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
     uint16_t deferred[MAX_PLY][MAX_MOVES]
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 # ---------------------------------------------------------------------------
@@ -304,26 +296,13 @@ cdef inline uint64_t _least(const uint64_t* keys, int n, int* best_sym) noexcept
 
 cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
     """The least over the 12 symmetries of the position's solver key, built from scratch."""
-    cdef const Geometry* g = p.geo
-    cdef uint64_t base = p.h.key, keys[NUM_SYMMETRIES]
-    cdef int c, k, f
-    # what the symmetries do not move: remove the stone and ribbon terms from the key
-    for c in range(p.ncells):
-        if p.cell[c].placed:
-            base ^= g.key_stone[c]
-            if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
-                base ^= ribbon_key(g, c, p.cell[c].other_end, p.cell[c].nblack)
+    cdef uint64_t keys[NUM_SYMMETRIES]
+    cdef uint64_t turn = turn_key(p)
+    cdef int k
+    placed_solver_keys(p, NUM_SYMMETRIES, keys)
     for k in range(NUM_SYMMETRIES):
-        keys[k] = base
-    for c in range(p.ncells):
-        if p.cell[c].placed:
-            for k in range(NUM_SYMMETRIES):
-                keys[k] ^= g.key_stone[g.sym[k][c]]
-            f = p.cell[c].other_end
-            if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
-                for k in range(NUM_SYMMETRIES):
-                    keys[k] ^= ribbon_key(g, g.sym[k][c], g.sym[k][f], p.cell[c].nblack)
-    return _least(keys, NUM_SYMMETRIES, best_sym) ^ p.h.bounded_key ^ SYMMETRIC_SALT
+        keys[k] ^= turn
+    return _least(keys, NUM_SYMMETRIES, best_sym) ^ p.h.bounded_solver_key ^ SYMMETRIC_SALT
 
 
 cdef inline uint64_t _cell_term(int c, uint64_t salt) noexcept nogil:
@@ -338,7 +317,8 @@ cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexce
     cdef uint8_t live[MAX_CELLS + 1]
     cdef int ends[MAX_CELLS]
     cdef int i, j, c, e, f, k, nends = 0, nsym = NUM_SYMMETRIES if symmetric else 1
-    cdef uint64_t keys[NUM_SYMMETRIES], shape, a, b
+    cdef uint64_t keys[NUM_SYMMETRIES]
+    cdef uint64_t shape, a, b
     for k in range(nsym):
         keys[k] = 0
     for i in range(p.ncells + 1):
@@ -369,7 +349,7 @@ cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexce
                 b = DEAD_END
             keys[k] ^= mix64(a + b + shape)
     return (_least(keys, nsym, best_sym) ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
-            ^ p.h.bounded_key ^ (SYMMETRIC_SALT if symmetric else 0))
+            ^ p.h.bounded_solver_key ^ (SYMMETRIC_SALT if symmetric else 0))
 
 
 cdef inline uint64_t _key_of(const Shared* sh, const PosState* p, int* sym) noexcept nogil:
@@ -379,7 +359,7 @@ cdef inline uint64_t _key_of(const Shared* sh, const PosState* p, int* sym) noex
         return _small_key(p, symmetric, sym)
     if symmetric:
         return _symmetric_key(p, sym)
-    return p.h.key ^ p.h.bounded_key
+    return p.h.solver_key ^ p.h.bounded_solver_key
 
 
 cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) noexcept nogil:
@@ -461,7 +441,7 @@ cdef inline bint _halt(Solver* s) noexcept nogil:
     if (s.nodes & 1023) == 0:
         if sh.max_nodes >= 0 and _total_nodes(sh) >= sh.max_nodes:
             catena_store(&sh.stop, STOP_NODES)
-        elif sh.deadline > 0 and _now() >= sh.deadline:
+        elif sh.deadline > 0 and monotonic_seconds() >= sh.deadline:
             catena_store(&sh.stop, STOP_SECONDS)
     if catena_load(&sh.stop) or catena_load(&sh.epoch) != s.epoch:
         s.halted = 1
@@ -521,9 +501,9 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     i = 0
     while i < n + ndeferred:
         m = moves[i] if i < n else deferred[i - n]
-        make_move_keyed(p, m, &s.undo[ply], s.cells[ply])
+        make_move_solver_key_only(p, m, &s.undo[ply], s.cells[ply])
         if defer:
-            child = p.h.key ^ p.h.bounded_key
+            child = p.h.solver_key ^ p.h.bounded_solver_key
             slot = child & (BUSY_SIZE - 1)
             if i > 0 and i < n and catena_load64(&sh.busy[slot]) == child:
                 unmake_move(p, &s.undo[ply], s.cells[ply])     # another thread is on it: later
@@ -758,7 +738,7 @@ cdef class _Run:
 
     def configure(self, long long max_nodes, double max_seconds, int lo, int hi, int guess):
         self.sh.max_nodes = max_nodes
-        self.sh.deadline = _now() + max_seconds if max_seconds > 0 else 0
+        self.sh.deadline = monotonic_seconds() + max_seconds if max_seconds > 0 else 0
         self.sh.win_lo = lo
         self.sh.win_hi = hi
         self.sh.guess = guess
@@ -845,7 +825,7 @@ cdef class _Run:
             _order(s, p, moves, n, self._table_move(p))
             chosen = None
             for i in range(n):
-                make_move_keyed(p, moves[i], &u, cells)
+                make_move_solver_key_only(p, moves[i], &u, cells)
                 with nogil:
                     v = _value_of(s, p, target)
                 if v == target:
@@ -1126,38 +1106,6 @@ ctypedef struct Exact:
     Solver* s
 
 
-cdef void _refresh_keys(PosState* p) noexcept nogil:
-    """Recompute the solver key and the bounded ribbons' part from the stones: a
-    position made by copy-make playouts (play_move) leaves them stale."""
-    cdef const Geometry* g = p.geo
-    cdef int c, e, length, worth, owner
-    cdef uint64_t key = g.zobrist_button[p.h.button], bounded_key = 0
-    cdef int32_t bounded = 0
-    if p.h.to_move == WHITE:
-        key ^= g.zobrist_white_to_move
-    if p.game_type == GAME_DOUBLE and p.h.stones_left == 1:
-        key ^= g.zobrist_second_stone
-    for c in range(p.ncells):
-        if not p.cell[c].placed:
-            continue
-        key ^= g.key_stone[c]
-        if not is_ribbon_head(p.cell, c):
-            continue
-        e = p.cell[c].other_end
-        owner = p.cell[c].owner
-        length = p.cell[c].length
-        if owner == 0:
-            key ^= ribbon_key(g, c, e, p.cell[c].nblack)
-        elif p.scoring == SCORING_LONGEST:
-            bounded_key += g.key_bounded[length][owner]
-        else:
-            worth = length * length if p.scoring == SCORING_SQUARE else length
-            bounded += worth if owner == BLACK else -worth
-    p.h.key = key
-    p.h.bounded_key = bounded_key
-    p.h.bounded = bounded
-
-
 cdef void* exact_new(int table_log2) noexcept nogil:
     """A solver with a table of 2 ** table_log2 buckets (of four entries); NULL if out of memory."""
     cdef Exact* x = <Exact*>calloc(1, sizeof(Exact))
@@ -1202,7 +1150,7 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     cdef Solver* s = x.s
     cdef int sym = 0
     cdef uint64_t data
-    _refresh_keys(p)
+    fresh_solver_key(p, &p.h)          # copy-make playouts (play_move) leave it stale
     _shared_setup(sh, p, p.ncells // 3)
     sh.max_nodes = max_nodes
     sh.deadline = 0
