@@ -22,7 +22,8 @@ ctypedef struct Geometry:
     uint8_t column[MAX_CELLS]                 # 1-based column of each cell
     uint8_t row[MAX_CELLS]                    # 1-based row of each cell
     int16_t cell_at[MAX_COORD + 2][MAX_COORD + 2]  # [column][row] -> cell index, -1 off board
-    int16_t sym[NUM_SYMMETRIES][MAX_CELLS]    # sym[k][c]: image of cell c under symmetry k (k = 0 is the identity)
+    int16_t sym[NUM_SYMMETRIES][MAX_CELLS]    # sym[k][c]: image of cell c under symmetry k (k = 0 is
+                                              # the identity)
     uint64_t zobrist_stone[MAX_CELLS][3]      # key of a black ([1]) or white ([2]) stone on a cell; [0] is 0
     uint64_t zobrist_flip[MAX_CELLS]          # zobrist_stone[c][1] ^ zobrist_stone[c][2]: a recoloured stone
     uint64_t zobrist_white_to_move
@@ -31,7 +32,8 @@ ctypedef struct Geometry:
     uint64_t key_stone[MAX_CELLS]             # solver key (F4): a stone of either colour on a cell
     uint64_t key_end[MAX_CELLS]               # solver key: an unbounded ribbon ends on a cell
     uint64_t key_black_count[MAX_CELLS + 1]   # solver key: an unbounded ribbon holds this many black stones
-    uint64_t key_bounded[MAX_CELLS + 1][3]    # solver key, longest ribbon: a bounded ribbon of a length and owner
+    uint64_t key_bounded[MAX_CELLS + 1][3]    # solver key, longest ribbon: a bounded ribbon of a length
+                                              # and owner
     int16_t sym_inverse[NUM_SYMMETRIES][MAX_CELLS]  # sym_inverse[k][sym[k][c]] == c
     uint16_t wbase[MAX_CELLS + 1]             # a cell's neighbourhood window: base bit (its lowest
                                               # neighbour rounded down to a multiple of 8; 0 for

@@ -31,11 +31,11 @@ _STEP_ROW[:] = [0, 0, 1, -1, 1, -1]
 
 cdef void _symmetry_image(int n, int k, int c, int r, int* oc, int* orow) noexcept nogil:
     """Image of cell (c, r) under symmetry k: rotate by k % 6 sixths, mirror if k >= 6."""
-    cdef int x = c - n, y = -(r - n), z = (r - n) - (c - n), t, i
+    cdef int x = c - n, y = -(r - n), z = (r - n) - (c - n), _turn
     if k >= 6:                          # mirror: swap the y and z axes
-        t = y; y = z; z = t
-    for i in range(k % 6):              # rotate 60 degrees: (x, y, z) -> (-z, -x, -y)
-        t = x; x = -z; z = -y; y = -t
+        y, z = z, y
+    for _turn in range(k % 6):          # rotate 60 degrees: (x, y, z) -> (-z, -x, -y)
+        x, y, z = -z, -x, -y
     oc[0] = x + n
     orow[0] = -y + n
 

@@ -18,15 +18,15 @@ from catena._geometry cimport MAX_MOVES
 from catena._position cimport (BLACK, WHITE, MAX_LIST, SCORING_LONGEST, PosState, Position, Result,
                                Undo, final_result, gen_moves, is_legal_move, make_move, play_move,
                                pos_alloc, pos_bytes, pos_copy, random_playout)
-from catena._rng cimport Rng, rng_below, rng_seed
+from catena._rng cimport rng_below, rng_seed
 from catena._solver cimport EXACT_UNBOUNDED, exact_free, exact_new, exact_solve
 
+import functools
 import os
-import sys
-import threading
 import time
 
 from catena.errors import CatenaError, IllegalMoveError
+from catena._interrupt import run_interruptibly
 from catena._validate import integer, optional_integer, optional_real, real, seed as checked_seed
 from catena.results import SearchResult
 
@@ -404,8 +404,8 @@ cdef class _TreeHandle:
         self.t.played_by = <uint8_t*>malloc(ncells + 1)
         self.t.path = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         self.t.beta_table = <float*>malloc(TABLE_SIZE * sizeof(float))
-        if (self.t.nodes == NULL or self.t.beta_table == NULL or self.t.root_state == NULL or self.t.scratch == NULL
-                or self.t.played_by == NULL or self.t.path == NULL):
+        if (self.t.nodes == NULL or self.t.beta_table == NULL or self.t.root_state == NULL
+                or self.t.scratch == NULL or self.t.played_by == NULL or self.t.path == NULL):
             raise MemoryError("not enough memory for the search tree; lower max_nodes")
 
     def __dealloc__(self):
@@ -423,8 +423,9 @@ cdef class _TreeHandle:
         _init_node(&self.t.nodes[0], NO_MOVE, 0, self.t.bound)
 
     def run(self, int64_t iterations, double seconds):
+        """Search (the caller clears ``t.stop`` first: an interrupt that comes before
+        this thread starts must still stop it)."""
         cdef int64_t done
-        self.t.stop = 0
         with nogil:
             done = tree_search(&self.t, iterations, seconds)
         return done
@@ -454,7 +455,7 @@ cdef class _TreeHandle:
         """Move the subtree under ``top`` to the front of the arena (breadth first)."""
         cdef Node* old = self.t.nodes
         cdef Node* fresh = <Node*>malloc(self.t.capacity * sizeof(Node))
-        cdef int64_t head = 0, tail = 1, i
+        cdef int64_t head = 0, tail = 1
         cdef Node* n
         if fresh == NULL:                          # no room to compact: start afresh
             self.t.size = 1
@@ -611,34 +612,18 @@ cdef class MCTS:
         cdef int64_t its = -1 if iterations is None else iterations
         cdef double secs = 0.0 if seconds is None else seconds
         start = time.perf_counter()
-        done = [0] * self.threads
         trees = list(self._trees)
+        cdef _TreeHandle handle
+        for handle in trees:
+            handle.t.stop = 0
 
-        finished = [threading.Event() for _ in trees]
+        def interrupt():
+            for each in trees:
+                each.interrupt()
 
-        def work(i):
-            try:
-                done[i] = trees[i].run(its, secs)
-            finally:
-                finished[i].set()
-
-        # the searches run in threads without the GIL; this thread waits in short steps
-        # so that Ctrl-C reaches it, stops them cleanly and returns what they found (an
-        # Event, not Thread.join: an interrupted join may report a live thread as ended)
-        for i in range(self.threads):
-            threading.Thread(target=work, args=(i,), daemon=True).start()
-        try:
-            for event in finished:
-                while not event.wait(0.1):
-                    pass
-        except BaseException:
-            for tree in trees:
-                tree.interrupt()
-            for event in finished:
-                event.wait()
-            if not isinstance(sys.exc_info()[1], KeyboardInterrupt):
-                raise
-        return self._result(sum(done), time.perf_counter() - start)
+        # Ctrl-C stops the threads cleanly and what they found is returned
+        done = run_interruptibly([functools.partial(tree.run, its, secs) for tree in trees], interrupt)
+        return self._result(sum(n or 0 for n in done), time.perf_counter() - start)
 
     def _root_stats(self):
         """Per root move, summed over the trees: [visits, value sum, margin sum,
@@ -691,8 +676,9 @@ cdef class MCTS:
         exact = lower * unit if lower == upper and not longest else None
         scores = {} if longest else {m: margins[m] * unit for m in margins}
         score = None if longest else (exact if exact is not None else scores.get(best, root_margin * unit))
-        return SearchResult(best_move=best, visits=visits, values=values, pv=self._principal_variation(best.index),
-                            iterations=total, seconds=seconds, proven=winner != 0,
+        return SearchResult(best_move=best, visits=visits, values=values,
+                            pv=self._principal_variation(best.index), iterations=total, seconds=seconds,
+                            proven=winner != 0,
                             winner=("black", "white", "draw")[winner - 1] if winner else None,
                             value=value, score=score, scores=scores, exact=exact)
 
@@ -704,7 +690,10 @@ cdef class MCTS:
         if not stats:
             return next(iter(by_index.values()))
         mover_bound = lower if sign > 0 else upper          # what the mover is sure of
-        visited = lambda i: (stats[i][0], values[by_index[i]], -i)
+
+        def visited(i):                                      # most visits, best value, lowest index
+            return stats[i][0], values[by_index[i]], -i
+
         if lower == upper:
             best = [i for i, s in stats.items() if s[3] == s[4] == lower]
             if best:
@@ -714,7 +703,10 @@ cdef class MCTS:
             if winning:
                 return by_index[winning[0]]
             return by_index[max(stats, key=visited)]
-        sure = lambda s: sign * (s[3] if sign > 0 else s[4])      # what a move is sure to give the mover
+
+        def sure(s):                                         # what a move is sure to give the mover
+            return sign * (s[3] if sign > 0 else s[4])
+
         open_moves = [i for i, s in stats.items() if sign * (s[4] if sign > 0 else s[3]) > sign * mover_bound]
         if sign * mover_bound > 0:                 # a proven win: only moves proven to keep it
             open_moves = [i for i in open_moves if sure(stats[i]) > 0]
@@ -727,8 +719,8 @@ cdef class MCTS:
             return by_index[max(secure or stats, key=visited)]
         choice = max(open_moves, key=visited)
         if secure:
-            sure = max(secure, key=visited)
-            m, s = by_index[choice], by_index[sure]
+            safest = max(secure, key=visited)
+            m, s = by_index[choice], by_index[safest]
             if (values[s], sign * margins[s]) >= (values[m], sign * margins[m]):
                 return s
         return by_index[choice]
@@ -762,7 +754,8 @@ cdef class MCTS:
                     break
                 if ch.proven and ch.proven == ch.mover and not (best != NULL and best.proven == best.mover):
                     best = ch
-                elif best == NULL or (ch.visits > best.visits and not (best.proven and best.proven == best.mover)):
+                elif best == NULL or (ch.visits > best.visits
+                                      and not (best.proven and best.proven == best.mover)):
                     best = ch
             if best == NULL or (best.visits == 0 and best.proven == 0 and first < 0):
                 break
@@ -794,7 +787,7 @@ cdef class MCTS:
         """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
         empty until its first search."""
         return (type(self), (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
-                       self.max_nodes))
+                             self.max_nodes))
 
     @property
     def tree_size(self):

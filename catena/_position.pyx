@@ -8,7 +8,7 @@ before any of it runs, so bad input raises instead of corrupting a position.
 
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from catena._geometry cimport (Geometry, MAX_CELLS, MAX_MOVES, Move, geometry_for,
                                moves_for_size, move_for_name, neighbours_at)
@@ -445,7 +445,7 @@ cdef inline int _place(PosState* p, int x, Undo* u, uint16_t* cells, const bint 
     (``u``'s header and move are already written when ``record``)."""
     cdef const Geometry* g = p.geo
     cdef CellState* C = p.cell
-    cdef int colour = p.h.to_move, i, k, y, w
+    cdef int colour = p.h.to_move, k, y, w
     cdef int e1, e2, length, nblack, bx = g.wbase[x]
     cdef uint64_t mx = g.nbw[x], low, high
     cdef KillPlan plan
@@ -630,7 +630,7 @@ cdef int end_claim_owner(const PosState* p, int end) noexcept nogil:
 cdef void final_result(const PosState* p, Result* r) noexcept nogil:
     """Scores and winner of a finished game."""
     cdef const CellState* C = p.cell
-    cdef int c, owner, length, black = 0, white = 0, lb = 0, lw = 0, top
+    cdef int c, owner, length, black = 0, white = 0, lw = 0, top
     cdef int count[2][MAX_CELLS + MAX_KOMI_LONGEST + 1]
     r.button = 0
     if p.game_type != GAME_DOUBLE:
@@ -706,14 +706,14 @@ cdef int random_playout(PosState* p, Rng* rng, double button_probability,
     cdef Rng r = rng[0]                 # a local copy the compiler keeps in registers
     cdef int placed = 0, move
     cdef uint16_t* L = legal_list(p)
-    cdef bint with_button = button_probability > 0.0
+    cdef bint double = p.game_type == GAME_DOUBLE, with_button = button_probability > 0.0
     while not p.h.over:
         if with_button and button_available(p) and rng_unit(&r) < button_probability:
             if played_by != NULL:
                 played_by[p.ncells] = p.h.to_move
             _take_button(p, False, False)
             continue
-        if _r20_filters(p):
+        if double and _r20_filters(p):          # the test of a register first: the usual case
             move = moves[rng_below(&r, _r20_cells(p, moves, p.h.nlegal))]
         else:
             move = L[rng_below(&r, p.h.nlegal)]
@@ -767,7 +767,8 @@ def check_komi(komi, game_type, scoring):
         raise CatenaError(f"komi must be 0 in game type {game_type!r}, which has no komi, not {komi} (R22)")
     low, high = KOMI_RANGES[scoring]
     if not low <= komi <= high:
-        raise CatenaError(f"komi {komi} is out of range for {scoring!r} scoring: it must be {low} to {high} (R22)")
+        raise CatenaError(f"komi {komi} is out of range for {scoring!r} scoring: "
+                          f"it must be {low} to {high} (R22)")
     return komi
 
 
@@ -775,6 +776,14 @@ def _check_choice(value, choices, what):
     if value not in choices:
         raise CatenaError(f"unknown {what} {value!r}: expected one of {', '.join(map(repr, choices))}")
     return choices.index(value)
+
+
+cdef void* _resized(void* block, size_t nbytes) except NULL:
+    """``realloc`` that raises MemoryError, leaving ``block`` as it was, when it fails."""
+    cdef void* grown = realloc(block, nbytes)
+    if grown == NULL:
+        raise MemoryError()
+    return grown
 
 
 # What a Position made by Position.__new__ (never initialised) points at: the finished
@@ -882,18 +891,12 @@ cdef class Position:
         return 0
 
     cdef int _grow_undo(self, int cap) except -1:
-        cdef Undo* grown = <Undo*>realloc(self._undo, cap * sizeof(Undo))
-        if grown == NULL:
-            raise MemoryError()
-        self._undo = grown
+        self._undo = <Undo*>_resized(self._undo, cap * sizeof(Undo))
         self._undo_cap = cap
         return 0
 
     cdef int _grow_pool(self, int cap) except -1:
-        cdef uint16_t* grown = <uint16_t*>realloc(self._pool, cap * sizeof(uint16_t))
-        if grown == NULL:
-            raise MemoryError()
-        self._pool = grown
+        self._pool = <uint16_t*>_resized(self._pool, cap * sizeof(uint16_t))
         self._pool_cap = cap
         return 0
 
@@ -1073,7 +1076,8 @@ cdef class Position:
             raise TypeError(f"a cell must be a name like 'F6' or an index, not {type(cell).__name__}")
         cell = int(cell)
         if not 0 <= cell < self._st.ncells:
-            raise CellError(f"cell index {cell} is out of range: side {self.size} has cells 0 to {self._st.ncells - 1}")
+            raise CellError(f"cell index {cell} is out of range: side {self.size} has cells "
+                            f"0 to {self._st.ncells - 1}")
         return cell
 
     def stone_at(self, cell):
@@ -1216,11 +1220,14 @@ cdef class Position:
         cdef const Geometry* g = p.geo
         cdef CellState* C = p.cell
         cdef uint16_t* L = legal_list(p)
-        cdef int c, i, y, n, k, count
+        cdef int c, i, y, n, count
         cdef Header fresh
         names = list(_cell_names(self.size))
         errors = []
-        stone = lambda cell: C[cell].placed != 0
+
+        def stone(cell):
+            return C[cell].placed != 0
+
         for c in range(p.ncells):
             around = [g.nb[c][i] for i in range(g.nnb[c]) if stone(g.nb[c][i])]
             xor = 0
@@ -1447,13 +1454,13 @@ def random_playouts(Position pos, n, seed=None, button_probability=0.0):
         free(scratch)
         raise MemoryError()
     pos_copy(start, pos._st)
-    cdef long long i, placements = 0, checked = 0
+    cdef long long _game, placements = 0, checked = 0
     cdef long long wins[3]
     wins[0] = wins[1] = wins[2] = 0
     cdef Result r
     try:
         with nogil:
-            for i in range(games):
+            for _game in range(games):
                 pos_copy(scratch, start)
                 placements += random_playout(scratch, &rng, q, NULL)
                 final_result(scratch, &r)

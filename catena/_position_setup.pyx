@@ -84,7 +84,8 @@ def set_stones(Position pos, bytes placed, bytes shown, int to_move, int button,
     for c in range(p.ncells):
         if is_ribbon_head(C, c) and C[c].owner and C[c].owner != shown[c]:
             if 2 * C[c].nblack != C[c].length:
-                raise ValueError(f"the bounded ribbon at {names[c]} shows {'black' if shown[c] == BLACK else 'white'}, "
+                raise ValueError(f"the bounded ribbon at {names[c]} shows "
+                                 f"{'black' if shown[c] == BLACK else 'white'}, "
                                  f"but the other colour has more stones in it (R12)")
             _hand_over(p, c, shown[c])
     _set_turn(p, to_move, button, (1 if stones % 2 == 0 else 2) if double else 1)

@@ -33,7 +33,7 @@ they spread over the tree.  Every bound comes from a complete search, so the
 value does not depend on the number of threads.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
 from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
@@ -45,14 +45,15 @@ from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONG
                                is_ribbon_head, legal_list, make_move_solver_key_only,
                                placed_solver_keys, pos_alloc, pos_copy, turn_key, unmake_move)
 
+import functools
 import hashlib
 import json
 import math
 import os
-import threading
 import time
 
 from catena.effort import check_solvable
+from catena._interrupt import run_interruptibly
 from catena.results import SolveResult
 from catena._validate import integer, optional_integer, optional_real, real
 
@@ -65,7 +66,9 @@ cdef extern from *:
     static inline int catena_load(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void catena_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline void catena_lock(int* p) {
-        while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE)) { while (__atomic_load_n(p, __ATOMIC_RELAXED)) {} }
+        while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE)) {
+            while (__atomic_load_n(p, __ATOMIC_RELAXED)) {}
+        }
     }
     static inline void catena_unlock(int* p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
     static inline uint64_t catena_load64(const uint64_t* p) {
@@ -102,13 +105,16 @@ cdef uint64_t SMALL_SALT = 0x51A11C0FFEE51A11ULL
 cdef uint64_t DEAD_END = 0x9E3779B97F4A7C15ULL
 
 # Tuning of the search, set by _configure (for measurements) and read when a run starts.
-cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see docs/side4.md
-cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid everywhere measured)
+cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see
+                                # docs/side4.md
+cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid
+                                # everywhere measured)
 cdef int g_abdada_min = 12      # nodes with at least this many legal cells defer busy children
 cdef int g_near_mb = 16         # tables above 64 MB get a near-leaf table of this size ...
 cdef int g_near_max = 11        # ... for nodes with at most this many legal cells (measured: 8 and 11 alike)
 cdef int g_huge_pages = 1       # ask for huge pages for the table
-cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1 searches least)
+cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1
+                                # searches least)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
 
@@ -181,7 +187,8 @@ cdef int _table_init(Table* t, double megabytes) noexcept nogil:
     start = (<size_t>t.mapping + huge - 1) & ~(huge - 1)
     t.entries = <Entry*>start
     t.mask = buckets - 1
-    t.huge = g_huge_pages and bytes_ >= huge and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0
+    t.huge = (g_huge_pages and bytes_ >= huge
+              and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0)
     return 0
 
 
@@ -348,7 +355,8 @@ cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexce
             else:
                 b = DEAD_END
             keys[k] ^= mix64(a + b + shape)
-    return (_least(keys, nsym, best_sym) ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
+    return (_least(keys, nsym, best_sym)
+            ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
             ^ p.h.bounded_solver_key ^ (SYMMETRIC_SALT if symmetric else 0))
 
 
@@ -854,7 +862,8 @@ cdef class _Run:
 def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
                near_max=None, near_mb=None, split_ply=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
-    global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max, g_near_mb
+    global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
+    global g_near_mb
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
                margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
                near_mb=g_near_mb, split_ply=g_split_ply)
@@ -1010,52 +1019,22 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         lower, upper = run.bounds
         run.save(checkpoint, json.dumps(dict(header, lower=lower, upper=upper)).encode())
 
-    failure = []
-    running = [threads]
-    finished = threading.Event()
-    guard = threading.Lock()
+    last = {"bounds": run.bounds, "saved": time.perf_counter()}
 
-    def work(thread):
-        try:
-            run.work(thread)
-        except BaseException as exc:            # handed to the caller's thread below
-            failure.append(exc)
-        finally:
-            with guard:
-                running[0] -= 1
-                if running[0] <= 0:
-                    finished.set()
+    def poll():                                  # progress and checkpoints, in the caller's thread
+        if progress is not None:
+            lower, upper = run.bounds
+            progress(run.nodes, time.perf_counter() - start, _points(lower, longest),
+                     _points(upper, longest))
+        if checkpoint is not None and (run.bounds != last["bounds"]
+                                       or time.perf_counter() - last["saved"] >= checkpoint_seconds):
+            last["bounds"] = run.bounds
+            save()
+            last["saved"] = time.perf_counter()
 
-    # the search runs in threads without the GIL; this thread waits in short steps so
-    # that Ctrl-C, the progress callback and checkpoints run here (an Event, not
-    # Thread.join: an interrupted join may report a live thread as ended, and the run
-    # must outlive its threads)
-    started = 0
-    last_bounds, last_save = run.bounds, time.perf_counter()
-    try:
-        for thread in range(threads):
-            threading.Thread(target=work, args=(thread,), daemon=True).start()
-            started += 1
-        while not finished.wait(0.2):
-            if progress is not None:
-                lower, upper = run.bounds
-                progress(run.nodes, time.perf_counter() - start, _points(lower, longest),
-                         _points(upper, longest))
-            if checkpoint is not None and (run.bounds != last_bounds
-                                           or time.perf_counter() - last_save >= checkpoint_seconds):
-                last_bounds = run.bounds
-                save()
-                last_save = time.perf_counter()
-    except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, report what is proven
-        _stop(run, threads - started, running, guard, finished)
-    except BaseException:                        # e.g. the progress callback failed: stop, re-raise
-        _stop(run, threads - started, running, guard, finished)
-        raise
-    finally:
-        if not finished.is_set():                # a second Ctrl-C inside the handlers: never leave
-            run.interrupt()                      # threads searching behind the caller's back
-    if failure:
-        raise failure[0]
+    # Ctrl-C stops the threads cleanly and the bounds proven so far are reported
+    run_interruptibly([functools.partial(run.work, thread) for thread in range(threads)],
+                      run.interrupt, poll, interval=0.2)
     run.finish()
     if checkpoint is not None:
         save()
@@ -1081,16 +1060,6 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
                        solved=True, lower=value, upper=value, stopped_by=None)
 
 
-def _stop(run, never_started, running, guard, finished):
-    """Stop the search threads and wait for them (Ctrl-C may come before all were started)."""
-    run.interrupt()
-    with guard:
-        running[0] -= never_started
-        if running[0] <= 0:
-            finished.set()
-    finished.wait()
-
-
 def _points(half_points, longest):
     """A margin in half points as points (None for an unproven infinite bound)."""
     if abs(half_points) >= INF:
@@ -1111,7 +1080,8 @@ cdef void* exact_new(int table_log2) noexcept nogil:
     cdef Exact* x = <Exact*>calloc(1, sizeof(Exact))
     if x == NULL:
         return NULL
-    if _table_init(&x.sh.table, (<double>BUCKET * sizeof(Entry) / (1024.0 * 1024.0)) * (<uint64_t>1 << table_log2)) != 0:
+    cdef double megabytes = (<double>BUCKET * sizeof(Entry) / (1024.0 * 1024.0)) * (<uint64_t>1 << table_log2)
+    if _table_init(&x.sh.table, megabytes) != 0:
         free(x)
         return NULL
     x.s = <Solver*>calloc(1, sizeof(Solver))

@@ -1,0 +1,77 @@
+"""Run the core's searches in threads so that Ctrl-C still reaches Python.
+
+A search releases the GIL and runs for seconds or hours; signals are handled only
+in the main thread, and only between Python bytecodes.  So the calling thread
+starts the work in threads and waits in short steps: Ctrl-C (and a progress
+report) runs there, tells the work to stop, and waits until it has.  Used by
+``MCTS.search`` and ``solve``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Optional, Sequence
+
+
+def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[], None],
+                      poll: Optional[Callable[[], None]] = None, interval: float = 0.1) -> list:
+    """Run each of ``tasks`` in a thread of its own and return their results in order.
+
+    While they run, ``poll()`` (if given) is called every ``interval`` seconds.
+    Ctrl-C in the waiting thread calls ``interrupt()``, which must make the tasks
+    end soon, waits for them and returns their results (what they found before
+    the stop); any other exception, from ``poll`` say, stops them the same way
+    and is raised again.  An exception raised by a task is raised here once
+    every task has ended.  No task is ever left running behind the caller's back,
+    whose C state the tasks use.
+
+    >>> run_interruptibly([lambda: 1, lambda: 2], interrupt=lambda: None)
+    [1, 2]
+    """
+    results: list = [None] * len(tasks)
+    failures: list = []
+    running = [len(tasks)]
+    guard = threading.Lock()
+    finished = threading.Event()
+    if not tasks:
+        finished.set()
+
+    def run(index: int) -> None:
+        try:
+            results[index] = tasks[index]()
+        except BaseException as exc:             # handed to the waiting thread below
+            failures.append(exc)
+        finally:
+            with guard:
+                running[0] -= 1
+                if running[0] <= 0:
+                    finished.set()
+
+    def stop(never_started: int) -> None:
+        interrupt()
+        with guard:
+            running[0] -= never_started
+            if running[0] <= 0:
+                finished.set()
+        finished.wait()
+
+    # an Event, not Thread.join: an interrupted join may report a live thread as ended
+    started = 0
+    try:
+        for index in range(len(tasks)):
+            threading.Thread(target=run, args=(index,), daemon=True).start()
+            started += 1
+        while not finished.wait(interval):
+            if poll is not None:
+                poll()
+    except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, return what was found
+        stop(len(tasks) - started)
+    except BaseException:                        # e.g. the progress callback failed
+        stop(len(tasks) - started)
+        raise
+    finally:
+        if not finished.is_set():                # a second Ctrl-C inside the handlers
+            interrupt()
+    if failures:
+        raise failures[0]
+    return results
