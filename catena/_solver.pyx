@@ -276,9 +276,10 @@ cdef void _store(Table* t, uint64_t key, int32_t lower, int32_t upper, int move,
 # ---------------------------------------------------------------------------
 # Keys
 
-cdef inline int _claimed(const Shared* sh, const PosState* p) noexcept nogil:
-    """The margin the bounded ribbons already give, in half points (F4)."""
-    return 0 if sh.longest else 2 * p.h.bounded
+cdef inline int _claimed(const PosState* p) noexcept nogil:
+    """The margin the bounded ribbons already give, in half points (F4; always 0 under
+    longest ribbon, whose ``bounded`` stays 0)."""
+    return 2 * p.h.bounded
 
 
 cdef int _terminal_value(const Shared* sh, const PosState* p) noexcept nogil:
@@ -368,6 +369,24 @@ cdef inline uint64_t _key_of(const Shared* sh, const PosState* p, int* sym) noex
     if symmetric:
         return _symmetric_key(p, sym)
     return p.h.solver_key ^ p.h.bounded_solver_key
+
+
+cdef inline int _move_from_table(const PosState* p, int move, int sym) noexcept nogil:
+    """A move read from the entry of a key made canonical by symmetry ``sym``, as a move
+    of ``p``: a cell maps back, the button and NO_MOVE stay."""
+    if move == NO_MOVE or move == p.ncells:
+        return move
+    return p.geo.sym_inverse[sym][move]
+
+
+cdef int _table_move(Shared* sh, const PosState* p) noexcept nogil:
+    """The best move the table holds for ``p`` (a hint for the move order, not a proof),
+    or NO_MOVE."""
+    cdef int sym = 0
+    cdef uint64_t data
+    if p.h.nlegal < sh.probe_min or not _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data):
+        return NO_MOVE
+    return _move_from_table(p, _move_of(data), sym)
 
 
 cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) noexcept nogil:
@@ -464,7 +483,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
         return 0
     if p.h.over:
         return _terminal_value(sh, p)
-    cdef int claimed = _claimed(sh, p), sym = 0, first = NO_MOVE, lo, hi
+    cdef int claimed = _claimed(p), sym = 0, first = NO_MOVE, lo, hi
     cdef bint use_table = p.h.nlegal >= sh.probe_min
     cdef uint64_t key = 0, data
     cdef Table* table = NULL
@@ -486,9 +505,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
                 alpha = lo
             if hi < beta:
                 beta = hi
-            first = _move_of(data)
-            if first != NO_MOVE and first != p.ncells:
-                first = p.geo.sym_inverse[sym][first]
+            first = _move_from_table(p, _move_of(data), sym)
         if sh.margin_bound:
             _margin_bounds(sh, p, &lo, &hi)
             if lo >= beta:
@@ -543,7 +560,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
             break
         i += 1
     if use_table:
-        if best_move != NO_MOVE and best_move != p.ncells:
+        if best_move != NO_MOVE and best_move != p.ncells:     # stored as the canonical key's move
             best_move = p.geo.sym[sym][best_move]
         lo = -INF
         hi = INF
@@ -830,7 +847,7 @@ cdef class _Run:
         line = []
         while not p.h.over:
             n = gen_moves(p, moves)
-            _order(s, p, moves, n, self._table_move(p))
+            _order(s, p, moves, n, _table_move(self.sh, p))
             chosen = None
             for i in range(n):
                 make_move_solver_key_only(p, moves[i], &u, cells)
@@ -845,18 +862,6 @@ cdef class _Run:
             line.append(chosen)
         free(p)
         return line
-
-    cdef int _table_move(self, PosState* p):
-        cdef int sym = 0, move
-        cdef uint64_t data
-        if p.h.nlegal < self.sh.probe_min:
-            return NO_MOVE
-        if not _probe(_table_for(self.sh, p), _key_of(self.sh, p, &sym), &data):
-            return NO_MOVE
-        move = _move_of(data)
-        if move == NO_MOVE or move == p.ncells:
-            return move
-        return p.geo.sym_inverse[sym][move]
 
 
 def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
@@ -1043,9 +1048,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     if not run.done or lower < upper:
         stopped_by = run.stop if not run.done else "window"
         winner = None
-        if lower > 0 or (longest and lower >= 1):
+        if lower > 0:                            # proven (also in longest ribbon's +1/0/-1)
             winner = "black"
-        elif upper < 0 or (longest and upper <= -1):
+        elif upper < 0:
             winner = "white"
         return SolveResult(value=None, winner=winner if stopped_by == "window" else None, best_move=None,
                            pv=(), nodes=run.nodes, seconds=seconds, solved=False,
@@ -1118,8 +1123,6 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     cdef Exact* x = <Exact*>handle
     cdef Shared* sh = &x.sh
     cdef Solver* s = x.s
-    cdef int sym = 0
-    cdef uint64_t data
     fresh_solver_key(p, &p.h)          # copy-make playouts (play_move) leave it stale
     _shared_setup(sh, p, p.ncells // 3)
     sh.max_nodes = max_nodes
@@ -1133,7 +1136,7 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     lower[0] = sh.lower
     upper[0] = sh.upper
     nodes[0] = s.nodes
-    move[0] = -1
-    if _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data) and _move_of(data) != NO_MOVE:
-        move[0] = _move_of(data) if _move_of(data) == p.ncells else p.geo.sym_inverse[sym][_move_of(data)]
+    move[0] = _table_move(sh, p)
+    if move[0] == NO_MOVE:
+        move[0] = -1
     return sh.lower == sh.upper
