@@ -15,12 +15,7 @@ from catena import gtp, match
 from catena._geometry import check_size
 from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
-
-
-def _engines(iterations: int, seed):
-    """Two MCTS players for engine-against-engine games, seeded apart when seeded."""
-    return (MCTSPlayer(iterations=iterations, seed=seed),
-            MCTSPlayer(iterations=iterations, seed=None if seed is None else seed + 1))
+from catena.selfplay import engines as _engines
 
 
 def _demo(args) -> int:
@@ -122,7 +117,7 @@ def _selfplay(args) -> int:
     import os
 
     from catena.progress import bar, noting_ctrl_c
-    from catena.record import write_game
+    from catena.selfplay import play_game, record_name, record_text
 
     if args.npz:
         return _selfplay_npz(args)
@@ -138,16 +133,12 @@ def _selfplay(args) -> int:
     try:
         with noting_ctrl_c() as ctrl_c, bar(args.games, "selfplay", unit=" games") as games:
             for index in range(args.games):
-                seed = None if args.seed is None else args.seed + 2 * index
-                game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-                p1, p2 = _engines(args.iterations, seed)
-                outcome = game.play(p1, p2, on_action=stop_on_ctrl_c)
+                game, outcome = play_game(index, args.seed, args.size, args.game_type, args.scoring,
+                                          args.iterations, on_action=stop_on_ctrl_c)
                 wins[outcome.winner_player] += 1
                 if args.out:
-                    path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
-                    with open(path, "w") as handle:
-                        handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
-                                                P2=f"catena MCTS {args.iterations}"))
+                    with open(os.path.join(args.out, record_name(index)), "w") as handle:
+                        handle.write(record_text(game, args.iterations))
                 played += 1
                 games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
                 games.update()
