@@ -13,8 +13,9 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
           checkpoint: Union[str, os.PathLike[str], None] = None,
           checkpoint_seconds: float = 300) -> SolveResult: ...
 
+UNBOUNDED: int
+
 class TableSolver:
-    unbounded: int
     def __init__(self, tt_mb: float = 64) -> None: ...
     def solve(self, pos: Position, window: Optional[tuple[int, int]] = None, max_nodes: Optional[int] = None,
               guess: int = 0) -> tuple[int, int, int, Optional[str]]: ...

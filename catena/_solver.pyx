@@ -1226,6 +1226,8 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
 
 from libc.string cimport memset
 
+UNBOUNDED = INF             # a bound this large (either sign) means nothing is proven
+
 cdef class TableSolver:
     """One thread's exact solver that keeps its transposition table between solves.
 
@@ -1235,7 +1237,7 @@ cdef class TableSolver:
     repeated null windows on one position reuse it.  A position of another game
     (side, game type, scoring or komi) empties the table first.  Values are in
     the solver's units: half points of Black's margin (+1/0/-1 under longest
-    ribbon), +-``unbounded`` where nothing is proven.  One solve at a time: a
+    ribbon), +-``UNBOUNDED`` where nothing is proven.  One solve at a time: a
     second thread calling in raises RuntimeError; ``interrupt()`` from another
     thread stops the running solve.
 
@@ -1252,11 +1254,9 @@ cdef class TableSolver:
     cdef PosState* root
     cdef object game
     cdef bint busy
-    cdef readonly int unbounded
 
     def __cinit__(self, tt_mb=64):
         tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
-        self.unbounded = INF
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         self.s = <Solver*>calloc(1, sizeof(Solver))
         if self.sh == NULL or self.s == NULL:
@@ -1304,6 +1304,7 @@ cdef class TableSolver:
         self.sh.max_nodes = -1
         self.sh.deadline = 0
         self.sh.stop = STOP_NONE
+        self.s.epoch = self.sh.epoch          # searches halt when the epoch moves on
         self.s.nodes = 0
         self.busy = True
         return 0
