@@ -1228,6 +1228,12 @@ from libc.string cimport memset
 
 UNBOUNDED = INF             # a bound this large (either sign) means nothing is proven
 
+cdef Position _position(object pos):
+    if not isinstance(pos, Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    return pos
+
+
 cdef class TableSolver:
     """One thread's exact solver that keeps its transposition table between solves.
 
@@ -1278,10 +1284,9 @@ cdef class TableSolver:
             free(self.s.root)
             free(self.s)
 
-    cdef int _enter(self, Position pos) except -1:
-        """Take the solver for one call on ``pos``: a private copy of it, keys refreshed."""
-        if not isinstance(pos, Position):
-            raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    cdef int _enter(self, object position) except -1:
+        """Take the solver for one call on ``position``: a private copy of it, keys refreshed."""
+        cdef Position pos = _position(position)
         if pos.is_game_over():
             raise ValueError("the game is over: there is nothing to solve")
         if self.busy:
@@ -1314,7 +1319,7 @@ cdef class TableSolver:
             memset(t.entries, 0, (t.mask + 1) * BUCKET * sizeof(Entry))
         return 0
 
-    def solve(self, Position pos, window=None, max_nodes=None, guess=0):
+    def solve(self, pos, window=None, max_nodes=None, guess=0):
         """Prove bounds on ``pos``'s value: (lower, upper, nodes, stopped_by).
 
         ``window=(lo, hi)`` in half points stops once value <= lo or value >= hi
@@ -1344,7 +1349,7 @@ cdef class TableSolver:
         stopped = (None, "nodes", "seconds", "interrupt")[self.sh.stop]
         return self.sh.lower, self.sh.upper, self.s.nodes, stopped
 
-    def principal_variation(self, Position pos, int value):
+    def principal_variation(self, pos, int value):
         """Moves (action ids) of best play from ``pos`` to the end, given its proven ``value``."""
         cdef uint16_t moves[MAX_MOVES]
         cdef uint16_t cells[MAX_LIST]
@@ -1379,7 +1384,7 @@ cdef class TableSolver:
         catena_store(&self.sh.stop, STOP_INTERRUPT)
 
 
-def canonical_key(Position pos):
+def canonical_key(position):
     """The position's key made canonical over the board's symmetries: positions with
     equal keys have equal values (the units of :mod:`catena.distributed`).
 
@@ -1389,8 +1394,7 @@ def canonical_key(Position pos):
     >>> canonical_key(a) == canonical_key(b), canonical_key(a) == canonical_key(catena.Position(size=2))
     (True, False)
     """
-    if not isinstance(pos, Position):
-        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    cdef Position pos = _position(position)
     cdef PosState* p = pos_alloc(pos._st.ncells)
     cdef int sym = 0
     cdef uint64_t key
@@ -1403,15 +1407,14 @@ def canonical_key(Position pos):
     return key
 
 
-def solver_moves(Position pos):
+def solver_moves(position):
     """The moves (action ids) the solver searches at ``pos``, in its generator's order.
 
     >>> import catena
     >>> len(solver_moves(catena.Position(size=2)))         # 7 cells and the button
     8
     """
-    if not isinstance(pos, Position):
-        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    cdef Position pos = _position(position)
     cdef uint16_t moves[MAX_MOVES]
     cdef int n = gen_moves(pos._st, moves)
     return [moves[i] for i in range(n)]

@@ -44,6 +44,7 @@ from catena._solver import (UNBOUNDED as INF, TableSolver, canonical_key, solver
                             _root_id, _variant)
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.results import SolveResult
+from catena.selfplay import play_game, record_name, record_text
 
 CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
 UNITS_PER_WORKER = 8        # the default depth is the first that gives at least this many units a worker
@@ -208,7 +209,7 @@ class _Cluster:
         self.ray = _ray()
         self.started = False
         if not self.ray.is_initialized():
-            options: dict[str, Any] = dict(include_dashboard=False, logging_level="WARNING",
+            options: dict[str, Any] = dict(include_dashboard=False, logging_level="ERROR",
                                            configure_logging=False)
             if address is None:
                 options["num_cpus"] = os.cpu_count() or 1
@@ -451,3 +452,108 @@ def _principal_variation(ray, plan: WorkPlan, cache, actors, workers: int, value
         actor = actors[node.key % workers]
         line += ray.get(actor.principal_variation.remote(node.moves, value))
     return line
+
+
+# ---------------------------------------------------------------------------
+# Self-play
+
+
+def _play_record(index: int, seed: Optional[int], size: int, game_type: str, scoring: str,
+                 iterations: int) -> tuple[str, Optional[str]]:
+    """One self-play game on a worker: (its record, the winning player or None)."""
+    game, outcome = play_game(index, seed, size, game_type, scoring, iterations)
+    return record_text(game, iterations), outcome.winner_player
+
+
+def _play_samples(index: int, seed: Optional[int], size: int, game_type: str, scoring: str, komi: int,
+                  iterations: int, sample_plies: Optional[int]) -> dict[str, list[Any]]:
+    """One training game on a worker: its samples (catena.training's columns)."""
+    from catena import training
+
+    start = catena.Position(size, game_type, scoring, komi)
+    plies = (len(start.legal_action_mask()) - 1) // 4 if sample_plies is None else sample_plies
+    columns = training._new_columns()
+    training._play_one(start, index, iterations, plies, seed, columns)
+    return columns
+
+
+def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, address: Optional[str] = None,
+             workers: Optional[int] = None, npz: Any = None, size: int = 6, game_type: str = "komi",
+             scoring: str = "standard", iterations: int = 2000, komi: int = 0,
+             sample_plies: Optional[int] = None,
+             progress: Optional[Callable[[int, int], object]] = None) -> dict[str, Any]:
+    """Play ``n_games`` seeded self-play games on Ray workers, as ``python -m catena selfplay`` does.
+
+    Records go to the folder ``out`` (``game-0001.catena`` ...), the same files
+    the serial command writes with the same ``seed``; with ``npz=FILE`` the
+    training arrays of :func:`catena.training.selfplay_arrays` (same seed, same
+    arrays) are written there instead.  ``size``, ``game_type``, ``scoring``,
+    ``iterations`` (and for ``npz`` ``komi``, ``sample_plies``) are the game and
+    engine options.  ``progress(done, n_games)`` is called as games finish.
+    Returns ``{"P1": wins, "P2": wins, "draws": n, "games": finished}``; with
+    ``npz``, ``"black"`` and ``"white"`` wins (those games start at the play
+    phase) and the ``"arrays"``.  Ctrl-C keeps the games already finished.
+
+    >>> selfplay(0, out=None, size=11)
+    Traceback (most recent call last):
+      ...
+    ValueError: size must be 1 to 10, not 11
+    """
+    n_games = integer(n_games, "n_games", minimum=0)
+    seed = optional_integer(seed, "seed", minimum=0)
+    iterations = integer(iterations, "iterations", minimum=1)
+    catena.Position(size, game_type, scoring, komi)              # checks the rules' arguments
+    if out is not None:
+        out = os.fspath(out)
+        os.makedirs(out, exist_ok=True)
+    cluster = _Cluster(address, workers)
+    ray = cluster.ray
+    if npz is None:
+        task = ray.remote(num_cpus=1)(_play_record)
+        submit = lambda index: task.remote(index, seed, size, game_type, scoring, iterations)    # noqa: E731
+    else:
+        task = ray.remote(num_cpus=1)(_play_samples)
+        submit = lambda index: task.remote(index, seed, size, game_type, scoring, komi,         # noqa: E731
+                                           iterations, sample_plies)
+    summary: dict[str, Any] = dict.fromkeys(("P1", "P2") if npz is None else ("black", "white"), 0)
+    summary.update(draws=0, games=0)
+    samples: dict[int, dict[str, list[Any]]] = {}
+    inflight: dict[Any, int] = {}
+    following = 0
+    try:
+        while following < n_games or inflight:
+            while following < n_games and len(inflight) < 2 * (cluster.workers or 1):
+                inflight[submit(following)] = following
+                following += 1
+            ready, _ = ray.wait(list(inflight), num_returns=1)
+            for ref in ready:
+                index = inflight.pop(ref)
+                result = ray.get(ref)
+                if npz is None:
+                    record, winner = result
+                    summary["draws" if winner is None else winner] += 1
+                    if out is not None:
+                        with open(os.path.join(out, record_name(index)), "w") as handle:
+                            handle.write(record)
+                else:
+                    samples[index] = result
+                    won = result["result"][0] if result["result"] else 0
+                    summary[{1: "black", -1: "white", 0: "draws"}[won]] += 1
+                summary["games"] += 1
+                if progress is not None:
+                    progress(summary["games"], n_games)
+    except KeyboardInterrupt:
+        for ref in inflight:
+            ray.cancel(ref)
+    finally:
+        cluster.close()
+    if npz is not None:
+        from catena import training
+
+        columns = training._new_columns()
+        for index in sorted(samples):
+            for name, values in samples[index].items():
+                columns[name].extend(values)
+        summary["arrays"] = training._as_arrays(columns, catena.Position(size, game_type, scoring, komi))
+        training.write_npz(npz, summary["arrays"])
+    return summary
