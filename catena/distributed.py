@@ -48,6 +48,7 @@ from catena.selfplay import play_game, record_name, record_text
 
 CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
 UNITS_PER_WORKER = 8        # the default depth is the first that gives at least this many units a worker
+NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
 
 
@@ -141,15 +142,20 @@ def _bounds(node: _Node, cache: dict[int, list[int]]) -> tuple[int, int]:
 
 
 def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[int, None]) -> None:
-    """The units whose answer to "value >= beta?" could still decide ``node``, in search order."""
+    """The units whose answer to "value >= beta?" could still decide ``node``, in search order:
+    at each node the child with the best proven bound first (the previous null window's
+    best move), then the solver's move order."""
     lower, upper = _bounds(node, cache)
     if lower >= beta or upper < beta:
         return
     if node.key is not None:
         out.setdefault(node.key, None)
         return
-    for child in node.children:
-        _undecided(child, cache, beta, out)
+    bounds = [_bounds(child, cache) for child in node.children]
+    order = sorted(range(len(bounds)), key=(lambda i: (-bounds[i][0], -bounds[i][1])) if node.maximising
+                   else (lambda i: (bounds[i][1], bounds[i][0])))
+    for i in order:
+        _undecided(node.children[i], cache, beta, out)
 
 
 # ---------------------------------------------------------------------------
@@ -213,7 +219,13 @@ class _Cluster:
                                            configure_logging=False)
             if address is None:
                 options["num_cpus"] = os.cpu_count() or 1
-            self.ray.init(address=address, **options)
+            saved = os.environ.get(NICENESS)
+            os.environ[NICENESS] = os.environ.get(NICENESS, "0")    # Ray's default, 15, starves them
+            try:
+                self.ray.init(address=address, **options)
+            finally:
+                if saved is None:
+                    del os.environ[NICENESS]
             self.started = True
         if self.workers is None:
             self.workers = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
@@ -336,6 +348,7 @@ def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_
     stopped_by: Optional[str] = None
     inflight: dict[Any, tuple[int, int, float]] = {}          # ref -> (unit key, actor, start)
     cancelled: set[Any] = set()
+    home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
     idle = set(range(workers))
     last_save = time.perf_counter()
 
@@ -392,11 +405,11 @@ def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_
                 busy = {key for key, _, _ in inflight.values()}
                 queue = [key for key in wanted if key not in busy]
                 for actor in sorted(idle):
-                    if not queue:
-                        break
-                    near = queue[:2 * workers]                # the next units in search order ...
-                    key = next((k for k in near if k % workers == actor), near[0])   # ... its own if there
+                    key = _next_unit(queue, home, actor, workers)
+                    if key is None:
+                        continue
                     queue.remove(key)
+                    home[key] = actor
                     idle.discard(actor)
                     ref = actors[actor].test.remote(plan.units[key], beta)
                     inflight[ref] = (key, actor, time.perf_counter())
@@ -432,7 +445,7 @@ def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_
         return SolveResult(value=None, winner=winner, best_move=None, pv=(), nodes=stats.nodes, seconds=seconds,
                            solved=False, lower=_points(lower, longest), upper=_points(upper, longest),
                            stopped_by=stopped_by)
-    pv = _principal_variation(ray, plan, cache, actors, workers, lower)
+    pv = _principal_variation(ray, plan, cache, actors, home, lower)
     move_of = lambda index: catena.Move.from_index(index, pos.size)      # noqa: E731
     value = _points(lower, longest)
     return SolveResult(value=None if longest else value, winner="draw" if lower == 0 else
@@ -441,7 +454,27 @@ def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_
                        solved=True, lower=value, upper=value, stopped_by=None)
 
 
-def _principal_variation(ray, plan: WorkPlan, cache, actors, workers: int, value: int) -> list[int]:
+def _next_unit(queue: list[int], home: dict[int, int], actor: int, workers: int) -> Optional[int]:
+    """The unit an idle actor takes: the first queued one its table has searched, else the first
+    new one, else one whose actor has more queued (that unit moves to this actor's table)."""
+    fresh = None
+    waiting: dict[int, int] = {}
+    for key in queue:
+        owner = home.get(key, key % workers)
+        if owner == actor:
+            return key
+        if key not in home and fresh is None:
+            fresh = key
+        waiting[owner] = waiting.get(owner, 0) + 1
+    if fresh is not None:
+        return fresh
+    for key in queue:
+        if waiting[home[key]] >= 2:
+            return key
+    return None
+
+
+def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int], value: int) -> list[int]:
     """Best play: down the top tree through children of the root's value, then the unit's own line."""
     node = plan.root
     while node.children:
@@ -449,7 +482,7 @@ def _principal_variation(ray, plan: WorkPlan, cache, actors, workers: int, value
                     if (_bounds(child, cache)[0] >= value if node.maximising else _bounds(child, cache)[1] <= value))
     line = list(node.moves)
     if node.key is not None:
-        actor = actors[node.key % workers]
+        actor = actors[home.get(node.key, node.key % len(actors))]
         line += ray.get(actor.principal_variation.remote(node.moves, value))
     return line
 

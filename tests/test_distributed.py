@@ -5,6 +5,7 @@ Every distributed value is compared with catena.solve on the same position; self
 the serial run of the same seed.
 """
 
+import os
 import random
 import subprocess
 import sys
@@ -25,6 +26,7 @@ VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "
 
 @pytest.fixture(scope="session")
 def local_ray():
+    os.environ.setdefault(distributed.NICENESS, "0")             # as distributed.solve's own local Ray
     ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
              logging_level="ERROR")
     yield
