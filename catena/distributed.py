@@ -34,7 +34,6 @@ import asyncio
 import json
 import math
 import os
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
