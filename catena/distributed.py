@@ -529,7 +529,7 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
     >>> selfplay(0, out=None, size=11)
     Traceback (most recent call last):
       ...
-    ValueError: size must be 1 to 10, not 11
+    ValueError: board size 11 is out of range: the side must be 1 to 10
     """
     n_games = integer(n_games, "n_games", minimum=0)
     seed = optional_integer(seed, "seed", minimum=0)
