@@ -15,12 +15,7 @@ from catena import gtp, match
 from catena._geometry import check_size
 from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
-
-
-def _engines(iterations: int, seed):
-    """Two MCTS players for engine-against-engine games, seeded apart when seeded."""
-    return (MCTSPlayer(iterations=iterations, seed=seed),
-            MCTSPlayer(iterations=iterations, seed=None if seed is None else seed + 1))
+from catena.selfplay import engines as _engines
 
 
 def _demo(args) -> int:
@@ -122,8 +117,10 @@ def _selfplay(args) -> int:
     import os
 
     from catena.progress import bar, noting_ctrl_c
-    from catena.record import write_game
+    from catena.selfplay import play_game, record_name, record_text
 
+    if args.ray is not None:
+        return _selfplay_ray(args)
     if args.npz:
         return _selfplay_npz(args)
     if args.out:
@@ -138,16 +135,12 @@ def _selfplay(args) -> int:
     try:
         with noting_ctrl_c() as ctrl_c, bar(args.games, "selfplay", unit=" games") as games:
             for index in range(args.games):
-                seed = None if args.seed is None else args.seed + 2 * index
-                game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-                p1, p2 = _engines(args.iterations, seed)
-                outcome = game.play(p1, p2, on_action=stop_on_ctrl_c)
+                game, outcome = play_game(index, args.seed, args.size, args.game_type, args.scoring,
+                                          args.iterations, on_action=stop_on_ctrl_c)
                 wins[outcome.winner_player] += 1
                 if args.out:
-                    path = os.path.join(args.out, f"game-{index + 1:04d}.catena")
-                    with open(path, "w") as handle:
-                        handle.write(write_game(game, P1=f"catena MCTS {args.iterations}",
-                                                P2=f"catena MCTS {args.iterations}"))
+                    with open(os.path.join(args.out, record_name(index)), "w") as handle:
+                        handle.write(record_text(game, args.iterations))
                 played += 1
                 games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
                 games.update()
@@ -158,6 +151,26 @@ def _selfplay(args) -> int:
     print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
           + (f"; records in {args.out}" if args.out else ""))
     return 0
+
+
+def _selfplay_ray(args) -> int:
+    from catena import distributed
+    from catena.progress import bar
+
+    with bar(args.games, "selfplay on Ray", unit=" games") as games:
+        def progress(done, total):
+            games.n = done
+            games.refresh()
+
+        summary = distributed.selfplay(args.games, seed=args.seed, out=args.out, address=args.ray or None,
+                                       workers=args.workers, npz=args.npz, size=args.size,
+                                       game_type=args.game_type, scoring=args.scoring,
+                                       iterations=args.iterations, komi=args.komi, progress=progress)
+    sides = ("black", "white") if args.npz else ("P1", "P2")
+    where = f"; arrays in {args.npz}" if args.npz else (f"; records in {args.out}" if args.out else "")
+    print(f"{summary['games']} games: {sides[0]} {summary[sides[0]]}, {sides[1]} {summary[sides[1]]}, "
+          f"draws {summary['draws']}{where}")
+    return 0 if summary["games"] == args.games else 1
 
 
 def _selfplay_npz(args) -> int:
@@ -193,7 +206,7 @@ def _perft(args) -> int:
 def _solve(args) -> int:
     from catena.effort import check_solvable
     from catena.errors import TooMuchWorkError
-    from catena.progress import SolveProgress, bounds_text
+    from catena.progress import SolveProgress
 
     if args.record:
         position = _load_record(args.record).position
@@ -215,11 +228,33 @@ def _solve(args) -> int:
                 raise
             print(f"note: {exc}", file=sys.stderr)      # a checkpointed solve may run in pieces: say so, go on
     print(pos)
+    if args.ray is not None:
+        return _solve_ray(args, pos)
     with SolveProgress(args.max_nodes, args.max_seconds) as progress:
         result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
                               tt_mb=args.tt_mb, progress=progress, threads=args.threads,
                               checkpoint=args.checkpoint, guess=args.guess,
                               window=None if args.window is None else tuple(args.window))
+    return _print_solved(result)
+
+
+def _solve_ray(args, pos) -> int:
+    from catena import distributed
+    from catena.progress import SolveProgress
+
+    if args.max_nodes is not None:
+        raise ValueError("--max-nodes is not for --ray: give --max-seconds, or --checkpoint and stop with Ctrl-C")
+    with SolveProgress(None, args.max_seconds) as progress:
+        result = distributed.solve(pos, address=args.ray or None, workers=args.workers, checkpoint=args.checkpoint,
+                                   window=None if args.window is None else tuple(args.window), guess=args.guess,
+                                   depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.max_seconds,
+                                   progress=progress)
+    return _print_solved(result)
+
+
+def _print_solved(result) -> int:
+    from catena.progress import bounds_text
+
     if result.stopped_by == "window":
         proof = f"value >= {result.lower:+g}" if result.lower is not None else f"value <= {result.upper:+g}"
         print(f"proven: {proof} after {result.nodes:,} nodes, {result.seconds:.1f} s"
@@ -313,7 +348,7 @@ def _check_args(args) -> None:
     """Refuse bad numbers before any work starts (ValueError, reported as one line)."""
     if "size" in args:
         check_size(args.size)
-    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1}
+    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "workers": 1}
     for name, minimum in positive.items():
         if name in args:
             optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum)
@@ -324,6 +359,13 @@ def _check_args(args) -> None:
             optional_real(getattr(args, name), f"--{name.replace('_', '-')}", positive=True)
     for size in getattr(args, "sizes", ()):
         check_size(size)
+
+
+def _ray_arguments(p) -> None:
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run on Ray (docs/distributed.md): a cluster's head address such as HEAD:6379, "
+                        "or none for a local Ray on this machine's cores (put moves before --ray)")
+    p.add_argument("--workers", type=int, default=None, help="with --ray: how many workers (default: all CPUs)")
 
 
 def main(argv=None) -> int:
@@ -372,6 +414,7 @@ def main(argv=None) -> int:
                           help="write training arrays (observations, MCTS visit distributions, final "
                                "margin and result; catena.training) to FILE instead of playing setups")
     selfplay.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default 0)")
+    _ray_arguments(selfplay)
     perft = sub.add_parser("perft", help="count the move tree from the empty board")
     common(perft)
     perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default 3)")
@@ -396,6 +439,10 @@ def main(argv=None) -> int:
     solve.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
                        help="only prove value <= LO, value >= HI, or the exact value between")
     solve.add_argument("--guess", type=float, default=None, help="where the null-window searches start")
+    _ray_arguments(solve)
+    solve.add_argument("--unit-depth", type=int, default=None,
+                       help="with --ray: split the tree into work units this many moves deep (default: "
+                            "8 units a worker)")
     analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
     common(analysis)
     analysis.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")

@@ -1140,3 +1140,202 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     if move[0] == NO_MOVE:
         move[0] = -1
     return sh.lower == sh.upper
+
+
+# ---------------------------------------------------------------------------
+# A solver whose table outlives one solve (catena.distributed's workers)
+
+from libc.string cimport memset
+
+UNBOUNDED = INF             # a bound this large (either sign) means nothing is proven
+
+cdef Position _position(object pos):
+    if not isinstance(pos, Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    return pos
+
+
+cdef class TableSolver:
+    """One thread's exact solver that keeps its transposition table between solves.
+
+    A worker of :mod:`catena.distributed` holds one and solves many positions of
+    one game with it: what a search stored (bounds on the future margin, F4) is
+    valid for every later position of the same game, so related positions and
+    repeated null windows on one position reuse it.  A position of another game
+    (side, game type, scoring or komi) empties the table first.  Values are in
+    the solver's units: half points of Black's margin (+1/0/-1 under longest
+    ribbon), +-``UNBOUNDED`` where nothing is proven.  One solve at a time: a
+    second thread calling in raises RuntimeError; ``interrupt()`` from another
+    thread stops the running solve.
+
+    >>> import catena
+    >>> solver = TableSolver(tt_mb=1)
+    >>> solver.solve(catena.Position(size=2))[:2]          # 2.5 points: 5 half points
+    (5, 5)
+    >>> lower, upper, nodes, stopped = solver.solve(catena.Position(size=2), window=(0, 0))
+    >>> lower > 0, stopped                                 # does Black win? proven, no limit hit
+    (True, None)
+    """
+    cdef Shared* sh
+    cdef Solver* s
+    cdef PosState* root
+    cdef object game
+    cdef bint busy
+
+    def __cinit__(self, tt_mb=64):
+        tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
+        self.sh = <Shared*>calloc(1, sizeof(Shared))
+        self.s = <Solver*>calloc(1, sizeof(Solver))
+        if self.sh == NULL or self.s == NULL:
+            raise MemoryError()
+        if _table_init(&self.sh.table, tt_mb) != 0:
+            raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
+        if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
+            raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+        self.s.sh = self.sh
+        self.sh.workers[0] = self.s
+        self.sh.nthreads = 1
+
+    def __dealloc__(self):
+        if self.sh != NULL:
+            _table_free(&self.sh.table)
+            _table_free(&self.sh.near)
+        free(self.sh)
+        if self.s != NULL:
+            free(self.s.root)
+            free(self.s)
+
+    cdef int _enter(self, object position) except -1:
+        """Take the solver for one call on ``position``: a private copy of it, keys refreshed."""
+        cdef Position pos = _position(position)
+        if pos.is_game_over():
+            raise ValueError("the game is over: there is nothing to solve")
+        if self.busy:
+            raise RuntimeError("this TableSolver is solving on another thread; use one per thread")
+        game = (pos.size, pos.game_type, pos.scoring, pos.komi)
+        if self.game is not None and game != self.game:      # entries hold for one game only
+            self._empty(&self.sh.table)
+            self._empty(&self.sh.near)
+        self.game = game
+        if self.s.root == NULL or self.s.root.ncells != pos._st.ncells:
+            free(self.s.root)
+            self.s.root = pos_alloc(pos._st.ncells)
+            if self.s.root == NULL:
+                raise MemoryError()
+        pos_copy(self.s.root, pos._st)
+        _refresh_keys(self.s.root)
+        _shared_setup(self.sh, self.s.root, self.s.root.ncells // 3)
+        if self.sh.near.entries != NULL:
+            self.sh.near_max = g_near_max
+        self.sh.max_nodes = -1
+        self.sh.deadline = 0
+        self.sh.stop = STOP_NONE
+        self.s.epoch = self.sh.epoch          # searches halt when the epoch moves on
+        self.s.nodes = 0
+        self.busy = True
+        return 0
+
+    cdef int _empty(self, Table* t) except -1:
+        if t.entries != NULL:
+            memset(t.entries, 0, (t.mask + 1) * BUCKET * sizeof(Entry))
+        return 0
+
+    def solve(self, pos, window=None, max_nodes=None, guess=0):
+        """Prove bounds on ``pos``'s value: (lower, upper, nodes, stopped_by).
+
+        ``window=(lo, hi)`` in half points stops once value <= lo or value >= hi
+        is proven (or the exact value between); ``max_nodes`` stops early
+        (stopped_by "nodes"); ``interrupt()`` stops it ("interrupt").
+        """
+        cdef int lo = -INF, hi = INF, g
+        cdef int64_t limit = -1
+        if window is not None:
+            if not isinstance(window, (tuple, list)) or len(window) != 2:
+                raise TypeError(f"window must be a pair (lo, hi) of half points, not {window!r}")
+            lo = integer(window[0], "window's lo", -INF, INF)
+            hi = integer(window[1], "window's hi", lo, INF)
+        if max_nodes is not None:
+            limit = integer(max_nodes, "max_nodes", 1, 2 ** 62)
+        g = integer(guess, "guess", -INF + 1, INF - 1)
+        self._enter(pos)
+        try:
+            self.sh.win_lo = lo
+            self.sh.win_hi = hi
+            self.sh.guess = g
+            self.sh.max_nodes = limit
+            with nogil:
+                _thread_mtdf(self.s)
+        finally:
+            self.busy = False
+        stopped = (None, "nodes", "seconds", "interrupt")[self.sh.stop]
+        return self.sh.lower, self.sh.upper, self.s.nodes, stopped
+
+    def principal_variation(self, pos, int value):
+        """Moves (action ids) of best play from ``pos`` to the end, given its proven ``value``."""
+        cdef uint16_t moves[MAX_MOVES]
+        cdef uint16_t cells[MAX_LIST]
+        cdef Undo u
+        cdef int n, i, v
+        cdef PosState* p
+        self._enter(pos)
+        p = self.s.root
+        line = []
+        try:
+            while not p.h.over:
+                n = gen_moves(p, moves)
+                _order(self.s, p, moves, n, NO_MOVE)
+                chosen = None
+                for i in range(n):
+                    make_move_keyed(p, moves[i], &u, cells)
+                    with nogil:
+                        v = _value_of(self.s, p, value)
+                    if v == value:
+                        chosen = moves[i]
+                        break
+                    unmake_move(p, &u, cells)
+                if chosen is None:
+                    raise ValueError(f"{value} is not the value of this position")
+                line.append(chosen)
+        finally:
+            self.busy = False
+        return line
+
+    def interrupt(self):
+        """Stop the running solve (from another thread); it returns what it proved."""
+        catena_store(&self.sh.stop, STOP_INTERRUPT)
+
+
+def canonical_key(position):
+    """The position's key made canonical over the board's symmetries: positions with
+    equal keys have equal values (the units of :mod:`catena.distributed`).
+
+    >>> import catena
+    >>> a, b = catena.Position(size=2), catena.Position(size=2)
+    >>> a.push("A1"); b.push("C3")                         # two corners: one position up to symmetry
+    >>> canonical_key(a) == canonical_key(b), canonical_key(a) == canonical_key(catena.Position(size=2))
+    (True, False)
+    """
+    cdef Position pos = _position(position)
+    cdef PosState* p = pos_alloc(pos._st.ncells)
+    cdef int sym = 0
+    cdef uint64_t key
+    if p == NULL:
+        raise MemoryError()
+    pos_copy(p, pos._st)
+    _refresh_keys(p)
+    key = _symmetric_key(p, &sym)
+    free(p)
+    return key
+
+
+def solver_moves(position):
+    """The moves (action ids) the solver searches at ``pos``, in its generator's order.
+
+    >>> import catena
+    >>> len(solver_moves(catena.Position(size=2)))         # 7 cells and the button
+    8
+    """
+    cdef Position pos = _position(position)
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int n = gen_moves(pos._st, moves)
+    return [moves[i] for i in range(n)]

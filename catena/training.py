@@ -18,7 +18,9 @@ One sample per move, as numpy arrays with a leading axis of samples:
 ``position``    str        the position string (``Position.to_string()``)
 ==============  =========  =====================================================
 
-The same seed gives the same arrays.  A value target for the mover is
+The same seed gives the same arrays: game ``index`` draws from its own stream,
+seeded by ``catena.selfplay.game_seed(seed, index)``, so a run spread over
+processes (:func:`catena.distributed.selfplay`) gives them too.  A value target for the mover is
 ``result * (1 - 2 * player)``.
 
 >>> data = selfplay_arrays(games=2, size=2, iterations=50, seed=7)
@@ -39,6 +41,7 @@ from catena._mcts import MCTS
 from catena._position import Position
 from catena._validate import integer
 from catena.progress import Interrupted, noting_ctrl_c
+from catena.selfplay import game_seed
 
 
 def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring: str = "standard",
@@ -56,13 +59,11 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     iterations = integer(iterations, "iterations", minimum=1)
     ncells = len(start.legal_action_mask()) - 1
     plies = ncells // 4 if sample_plies is None else sample_plies
-    rng = numpy.random.default_rng(seed)
-    columns: dict[str, list[Any]] = {name: [] for name in
-                                ("observation", "policy", "player", "game", "margin", "result", "position")}
+    columns = _new_columns()
     with noting_ctrl_c() as interrupted:
         try:
             for index in range(games):
-                _play_one(start, index, iterations, plies, rng, columns, interrupted)
+                _play_one(start, index, iterations, plies, seed, columns, interrupted)
                 if progress is not None:
                     progress(index + 1, games)
         except KeyboardInterrupt:
@@ -70,15 +71,20 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     return _as_arrays(columns, start)
 
 
-def _play_one(start: Position, index: int, iterations: int, plies: int,
-              rng: numpy.random.Generator, columns: dict[str, list[Any]], interrupted: Interrupted) -> None:
-    """One game; its samples join ``columns`` only once it is finished."""
+def _new_columns() -> dict[str, list[Any]]:
+    return {name: [] for name in ("observation", "policy", "player", "game", "margin", "result", "position")}
+
+
+def _play_one(start: Position, index: int, iterations: int, plies: int, seed: Optional[int],
+              columns: dict[str, list[Any]], interrupted: Optional[Interrupted] = None) -> None:
+    """Game ``index``; its samples join ``columns`` only once it is finished."""
+    rng = numpy.random.default_rng(game_seed(seed, index))
     pos = start.copy()
     mcts = MCTS(seed=int(rng.integers(2**63)))
     samples = []
     while not pos.is_game_over():
         result = mcts.search(pos, iterations=iterations)
-        if interrupted.happened:
+        if interrupted is not None and interrupted.happened:
             raise KeyboardInterrupt
         visits = numpy.zeros(len(pos.legal_action_mask()), dtype=numpy.float64)
         for move, count in result.visits.items():

@@ -1,0 +1,93 @@
+"""Wall-time speed-up of catena.distributed.solve with 2 workers against 1, on a local Ray.
+
+    python bench/distributed_speedup.py [--cells 28 30] [--per 2] [--tt-mb 256] [--depth D] [--check]
+
+Positions come from seeded random play on side 4 until ``k`` legal cells remain (the method of
+bench/solver_side4.py, komi game, standard and square scoring).  Each is solved with 1 worker,
+then with 2 (a fresh Ray of 2 CPUs for the whole run, the worker tables fresh for each solve);
+the values must agree (``--check`` also compares catena.solve's).  Prints a Markdown table
+(docs/distributed.md) and the unit counts and times behind the 100-worker projection.
+Run it on an otherwise idle machine: the ratio is wall time.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import catena  # noqa: E402
+from catena import distributed  # noqa: E402
+
+
+def legal_cells(pos):
+    return sum(1 for m in pos.legal_moves() if not m.is_button)
+
+
+def position(game_type, scoring, cells, seed):
+    """Seeded random play on side 4 until ``cells`` legal cells remain (the next seed if the game skips it)."""
+    while True:
+        rng = random.Random(seed)
+        pos = catena.Position(4, game_type, scoring, 0)
+        while not pos.is_game_over() and legal_cells(pos) > cells:
+            pos.push(rng.choice(pos.legal_moves()))
+        if not pos.is_game_over() and legal_cells(pos) == cells:
+            return pos, seed
+        seed += 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cells", type=int, nargs="+", default=[28, 30])
+    parser.add_argument("--per", type=int, default=2, help="positions per cell count and scoring")
+    parser.add_argument("--scorings", nargs="+", default=["standard", "square"])
+    parser.add_argument("--tt-mb", type=float, default=256)
+    parser.add_argument("--depth", type=int, default=None)
+    parser.add_argument("--check", action="store_true", help="also solve with catena.solve and compare")
+    args = parser.parse_args()
+    import ray
+
+    os.environ.setdefault(distributed.NICENESS, "0")           # as distributed.solve's own local Ray
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    rows, all_units, all_seconds = [], 0, []
+    for cells in args.cells:
+        for scoring in args.scorings:
+            seed = 1000 * cells
+            for _ in range(args.per):
+                pos, seed = position("komi", scoring, cells, seed)
+                label = f"komi/{scoring}/{cells}@{seed}"
+                seed += 1
+                runs = {}
+                for workers in (1, 2):
+                    stats = {}
+                    start = time.perf_counter()
+                    result = distributed.solve(pos, workers=workers, tt_mb=args.tt_mb, depth=args.depth, stats=stats)
+                    runs[workers] = (result, time.perf_counter() - start, stats)
+                assert runs[1][0].lower == runs[2][0].lower and runs[1][0].solved and runs[2][0].solved, label
+                if args.check:
+                    expected = catena.solve(pos, tt_mb=args.tt_mb, threads=1)
+                    assert expected.lower == runs[1][0].lower, (label, expected, runs[1][0])
+                one, two = runs[1][1], runs[2][1]
+                stats = runs[2][2]
+                all_units += stats["answers"]
+                all_seconds += stats["unit_seconds"]
+                rows.append(f"| {label} | {runs[1][0].lower:g} | {stats['depth']} | {stats['units']} | "
+                            f"{runs[1][2]['answers']} / {stats['answers']} | {one:.1f} | {two:.1f} | "
+                            f"{one / two:.2f}x |")
+                print(rows[-1], flush=True)
+    print()
+    print("| position | value | depth | units | answers 1 w / 2 w | 1 worker s | 2 workers s | speed-up |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+    ratios = [float(r.rsplit("|", 2)[-2].strip()[:-1]) for r in rows]
+    print(f"\ngeometric mean speed-up {statistics.geometric_mean(ratios):.2f}x, least {min(ratios):.2f}x "
+          f"over {len(ratios)} positions")
+    print(f"2-worker answers: {all_units}, unit seconds: median {statistics.median(all_seconds):.3f}, "
+          f"mean {statistics.mean(all_seconds):.3f}, max {max(all_seconds):.2f}")
+
+
+if __name__ == "__main__":
+    main()

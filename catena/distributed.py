@@ -1,0 +1,591 @@
+"""Exact solving and self-play on Ray (https://docs.ray.io): one machine's cores or a cluster.
+
+:func:`solve` splits the game tree at a fixed depth into *work units*, the
+positions there made canonical over the board's symmetries (transpositions
+and mirror images become one unit).  Ray actors, one per worker, each own a
+:class:`catena._solver.TableSolver` whose table stays warm between units; a
+unit always goes to the same actor when it is free (its key picks the actor),
+so a unit searched again at the next null window finds its own entries.  The
+driver runs MTD(f) over the top of the tree: for each null window it asks only
+the units still undecided, in the solver's move order, cancels the ones a
+cutoff made useless (``ray.cancel``), keeps every bound proven on a unit, and
+saves them to ``checkpoint`` so an interrupted solve resumes.  Nothing else is
+shared: each actor's table is its own.  docs/distributed.md has the cluster
+steps and measurements.
+
+:func:`selfplay` plays game ``index`` on any worker from the seed of
+:func:`catena.selfplay.game_seed` alone, so it writes exactly what the serial
+``python -m catena selfplay`` writes with the same seed.
+
+Ray is an optional extra (``pip install catena[distributed]``); this module
+imports it only when work starts.  Without ``address`` a local Ray runs on the
+machine's cores; with one (``"HEAD:6379"``, or ``"auto"``) the work goes to
+that cluster.  A Ray already started in this process (``ray.init``) is used
+as it is.
+
+>>> plan = work_units(catena.Position(size=2), depth=1)    # 7 cells and the button, 3 up to symmetry
+>>> len(plan.leaves), len(plan.units)
+(8, 3)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import catena
+from catena._solver import (UNBOUNDED as INF, TableSolver, canonical_key, solver_moves, _half_points, _points,
+                            _root_id, _variant)
+from catena._validate import integer, optional_integer, optional_real, real
+from catena.results import SolveResult
+from catena.selfplay import play_game, record_name, record_text
+
+CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
+UNITS_PER_WORKER = 8        # the default depth is the first that gives at least this many units a worker
+NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
+MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
+
+
+# ---------------------------------------------------------------------------
+# The top of the tree, split into units
+
+
+@dataclass
+class _Node:
+    """A position of the top tree: inner (children), a unit (key), or over (value)."""
+    maximising: bool
+    moves: tuple[int, ...]                     # from the root, action ids
+    children: list[_Node] = field(default_factory=list)
+    key: Optional[int] = None                  # a unit's canonical key
+    value: Optional[int] = None                # a finished game's value, half points
+
+
+@dataclass
+class WorkPlan:
+    """The top of the tree down to ``depth``: ``leaves`` every position there (or
+    a finished game above it), ``units`` one move list per distinct unit key."""
+    root: _Node
+    depth: int
+    leaves: list[_Node]
+    units: dict[int, tuple[int, ...]]
+
+
+def _final_value(pos: catena.Position) -> int:
+    """A finished game's value in the solver's units (half points; +1/0/-1 under longest ribbon)."""
+    outcome = pos.outcome()
+    if pos.scoring == "longest":
+        return 0 if outcome.winner is None else (1 if outcome.winner == "black" else -1)
+    return round(2 * (outcome.black_score - outcome.white_score))
+
+
+def work_units(pos: catena.Position, depth: int) -> WorkPlan:
+    """Expand ``pos`` ``depth`` moves deep with the solver's own move generator.
+
+    >>> plan = work_units(catena.Position(size=1), depth=2)
+    >>> plan.depth, len(plan.units) <= len(plan.leaves)
+    (2, True)
+    """
+    if not isinstance(pos, catena.Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    depth = integer(depth, "depth", 0, MAX_DEPTH)
+    leaves: list[_Node] = []
+    units: dict[int, tuple[int, ...]] = {}
+
+    def expand(p: catena.Position, moves: tuple[int, ...], left: int) -> _Node:
+        node = _Node(maximising=p.to_move == "black", moves=moves)
+        if p.is_game_over():
+            node.value = _final_value(p)
+            leaves.append(node)
+        elif left == 0:
+            node.key = canonical_key(p)
+            units.setdefault(node.key, moves)
+            leaves.append(node)
+        else:
+            for move in solver_moves(p):
+                p.push(move)
+                node.children.append(expand(p, moves + (move,), left - 1))
+                p.pop()
+        return node
+
+    root = expand(pos.copy(), (), depth)
+    return WorkPlan(root, depth, leaves, units)
+
+
+def _choose_depth(pos: catena.Position, workers: int) -> int:
+    """The first depth that gives every worker UNITS_PER_WORKER units (or MAX_DEPTH)."""
+    for depth in range(1, MAX_DEPTH):
+        if len(work_units(pos, depth).units) >= UNITS_PER_WORKER * workers:
+            return depth
+    return MAX_DEPTH
+
+
+# ---------------------------------------------------------------------------
+# Bounds over the top of the tree
+
+
+def _bounds(node: _Node, cache: dict[int, list[int]]) -> tuple[int, int]:
+    """Minimax of the proven unit bounds: what is proven about ``node``."""
+    if node.value is not None:
+        return node.value, node.value
+    if node.key is not None:
+        lower, upper = cache.get(node.key, (-INF, INF))
+        return lower, upper
+    pairs = [_bounds(child, cache) for child in node.children]
+    pick = max if node.maximising else min
+    return pick(p[0] for p in pairs), pick(p[1] for p in pairs)
+
+
+def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[int, None]) -> None:
+    """The units whose answer to "value >= beta?" could still decide ``node``, in search order:
+    at each node the child with the best proven bound first (the previous null window's
+    best move), then the solver's move order."""
+    lower, upper = _bounds(node, cache)
+    if lower >= beta or upper < beta:
+        return
+    if node.key is not None:
+        out.setdefault(node.key, None)
+        return
+    bounds = [_bounds(child, cache) for child in node.children]
+    order = sorted(range(len(bounds)), key=(lambda i: (-bounds[i][0], -bounds[i][1])) if node.maximising
+                   else (lambda i: (bounds[i][1], bounds[i][0])))
+    for i in order:
+        _undecided(node.children[i], cache, beta, out)
+
+
+# ---------------------------------------------------------------------------
+# The workers
+
+
+class _UnitSolver:
+    """A Ray actor: one warm TableSolver, one unit at a time (asyncio, so ray.cancel stops it)."""
+
+    def __init__(self, root: catena.Position, tt_mb: float):
+        self.root = root
+        self.solver = TableSolver(tt_mb=tt_mb)
+        self.lock = asyncio.Lock()
+
+    def _position(self, moves: tuple[int, ...]) -> catena.Position:
+        pos = self.root.copy()
+        for move in moves:
+            pos.push(move)
+        return pos
+
+    async def test(self, moves: tuple[int, ...], beta: int) -> tuple[int, int, int]:
+        """Is the unit's value >= beta? (lower, upper, nodes) proven by one null window."""
+        pos = self._position(moves)
+        async with self.lock:
+            loop = asyncio.get_running_loop()
+            search = loop.run_in_executor(None, lambda: self.solver.solve(pos, window=(beta - 1, beta), guess=beta))
+            try:
+                lower, upper, nodes, _ = await asyncio.shield(search)
+            except asyncio.CancelledError:          # a cutoff made this unit useless: stop the search
+                self.solver.interrupt()
+                await search
+                raise
+        return lower, upper, nodes
+
+    async def principal_variation(self, moves: tuple[int, ...], value: int) -> list[int]:
+        pos = self._position(moves)
+        async with self.lock:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(None, self.solver.principal_variation, pos, value)
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("catena.distributed needs Ray: pip install 'catena[distributed]'") from None
+    return ray
+
+
+class _Cluster:
+    """Ray for one call: the one already running in this process, or one started (and stopped) here."""
+
+    def __init__(self, address: Optional[str], workers: Optional[int]):
+        if address is not None and not isinstance(address, str):
+            raise TypeError(f"address must be a Ray address such as 'HEAD:6379' or 'auto', not {address!r}")
+        self.workers = optional_integer(workers, "workers", 1, 100_000)
+        self.ray = _ray()
+        self.started = False
+        if not self.ray.is_initialized():
+            options: dict[str, Any] = dict(include_dashboard=False, logging_level="ERROR",
+                                           configure_logging=False)
+            if address is None:
+                options["num_cpus"] = os.cpu_count() or 1
+            saved = os.environ.get(NICENESS)
+            os.environ[NICENESS] = os.environ.get(NICENESS, "0")    # Ray's default, 15, starves them
+            try:
+                self.ray.init(address=address, **options)
+            finally:
+                if saved is None:
+                    del os.environ[NICENESS]
+            self.started = True
+        if self.workers is None:
+            self.workers = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+
+
+# ---------------------------------------------------------------------------
+# The distributed solve
+
+
+def _read_checkpoint(path: str, pos: catena.Position) -> dict[int, list[int]]:
+    try:
+        with open(path) as handle:
+            saved = json.load(handle)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError(f"{path} is not a catena distributed-solve checkpoint (not JSON)") from None
+    if not isinstance(saved, dict) or saved.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path} is not a catena distributed-solve checkpoint")
+    mine = _variant(pos)
+    theirs = {k: saved.get(k) for k in mine}
+    if theirs != mine:
+        raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
+    try:
+        return {int(key): [int(lo), int(hi)] for key, (lo, hi) in saved["units"].items()}
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"{path}: the checkpoint's unit bounds are damaged") from None
+
+
+def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int]], depth: int) -> None:
+    """Every unit's proven bounds (valid for any root of the same game), written beside and renamed."""
+    data = dict(_variant(pos), format=CHECKPOINT_FORMAT, root=_root_id(pos), depth=depth,
+                units={str(key): bounds for key, bounds in cache.items()})
+    tmp = path + ".tmp"
+    with open(tmp, "w") as handle:
+        json.dump(data, handle)
+    os.replace(tmp, path)
+
+
+@dataclass
+class _Stats:
+    units: int = 0              # null-window answers received
+    cancelled: int = 0
+    nodes: int = 0
+    unit_seconds: list[float] = field(default_factory=list)
+
+
+def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional[int] = None,
+          window: Optional[tuple[float, float]] = None, checkpoint: Any = None, *,
+          guess: Optional[float] = None, depth: Optional[int] = None, tt_mb: float = 256,
+          max_units: Optional[int] = None, max_seconds: Optional[float] = None,
+          progress: Optional[Callable[[int, float, Optional[float], Optional[float]], object]] = None,
+          stats: Optional[dict[str, Any]] = None) -> SolveResult:
+    """Solve ``pos`` exactly on Ray workers: the same result as :func:`catena.solve`.
+
+    ``address`` is a Ray cluster's (None: a local Ray on this machine's cores);
+    ``workers`` how many actors (default: the cluster's CPUs), each with a
+    ``tt_mb`` table.  ``window``, ``guess`` and ``checkpoint`` mean what they
+    mean for :func:`catena.solve`; the checkpoint here holds every unit's proven
+    bounds.  ``depth`` is where the tree is split (default: the first depth with
+    8 units a worker).  ``max_units`` (null-window answers) and ``max_seconds``
+    stop early with the bounds proven so far (``stopped_by`` "units" or
+    "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
+    lower, upper)`` is called after each answer.  ``stats``, a dict, receives
+    the counts behind docs/distributed.md's projection.
+
+    >>> solve("not a position")
+    Traceback (most recent call last):
+      ...
+    TypeError: expected a catena.Position, not str
+    """
+    if not isinstance(pos, catena.Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    longest = pos.scoring == "longest"
+    lo2, hi2 = -INF, INF
+    if window is not None:
+        if not isinstance(window, (tuple, list)) or len(window) != 2:
+            raise TypeError(f"window must be a pair (lo, hi), not {window!r}")
+        lo2 = _half_points(window[0], "window's lo", longest, math.floor)
+        hi2 = _half_points(window[1], "window's hi", longest, math.ceil)
+        if window[0] > window[1]:
+            raise ValueError(f"window must have lo <= hi, not {tuple(window)}")
+    g = 0 if guess is None else _half_points(guess, "guess", longest, round)
+    g = max(-INF + 1, min(INF - 1, g))
+    tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
+    max_units = optional_integer(max_units, "max_units", 1)
+    max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
+    if depth is not None:
+        depth = integer(depth, "depth", 0, MAX_DEPTH)
+    if checkpoint is not None:
+        checkpoint = os.fspath(checkpoint)
+        if not isinstance(checkpoint, str):
+            raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
+    if pos.is_game_over():
+        return catena.solve(pos)
+    cache: dict[int, list[int]] = {}
+    if checkpoint is not None and os.path.exists(checkpoint):
+        cache = _read_checkpoint(checkpoint, pos)             # before Ray starts: a bad file costs nothing
+    cluster = _Cluster(address, workers)
+    try:
+        return _solve_on(cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_seconds, checkpoint, cache,
+                         progress, stats)
+    finally:
+        cluster.close()
+
+
+def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_seconds, checkpoint, cache,
+              progress, stats_out) -> SolveResult:
+    ray = cluster.ray
+    workers = cluster.workers
+    assert workers is not None
+    longest = pos.scoring == "longest"
+    start = time.perf_counter()
+    plan = work_units(pos, _choose_depth(pos, workers) if depth is None else depth)
+    actor_class = ray.remote(num_cpus=1)(_UnitSolver)
+    actors = [actor_class.remote(pos.copy(), tt_mb) for _ in range(workers)]
+    stats = _Stats()
+    stopped_by: Optional[str] = None
+    inflight: dict[Any, tuple[int, int, float]] = {}          # ref -> (unit key, actor, start)
+    cancelled: set[Any] = set()
+    home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
+    idle = set(range(workers))
+    last_save = time.perf_counter()
+
+    def answer(ref) -> None:
+        key, actor, began = inflight.pop(ref)
+        idle.add(actor)
+        cancelled.discard(ref)
+        try:
+            lower, upper, nodes = ray.get(ref)
+        except ray.exceptions.TaskCancelledError:
+            stats.cancelled += 1
+            return
+        bounds = cache.setdefault(key, [-INF, INF])
+        bounds[0], bounds[1] = max(bounds[0], lower), min(bounds[1], upper)
+        stats.units += 1
+        stats.nodes += nodes
+        stats.unit_seconds.append(time.perf_counter() - began)
+
+    def save(force: bool = False) -> None:
+        nonlocal last_save
+        if checkpoint is not None and (force or time.perf_counter() - last_save >= 5):
+            _write_checkpoint(checkpoint, pos, cache, plan.depth)
+            last_save = time.perf_counter()
+
+    def cancel(keep: set[int]) -> None:
+        for ref, (key, _, _) in list(inflight.items()):
+            if key not in keep and ref not in cancelled:
+                ray.cancel(ref)
+                cancelled.add(ref)
+
+    def limit_reached() -> Optional[str]:
+        if max_units is not None and stats.units >= max_units:
+            return "units"
+        if max_seconds is not None and time.perf_counter() - start >= max_seconds:
+            return "seconds"
+        return None
+
+    def answered(lower: int, upper: int) -> bool:
+        return lower >= upper or upper <= lo2 or lower >= hi2
+
+    try:
+        lower, upper = _bounds(plan.root, cache)
+        while not answered(lower, upper) and stopped_by is None:
+            g = min(max(g, lo2), hi2)
+            beta = g + 1 if g <= lower else g
+            beta = min(beta, upper)
+            while stopped_by is None:                        # one null window: is the value >= beta?
+                lower, upper = _bounds(plan.root, cache)
+                if lower >= beta or upper < beta:
+                    break
+                wanted: dict[int, None] = {}
+                _undecided(plan.root, cache, beta, wanted)
+                cancel(set(wanted))
+                busy = {key for key, _, _ in inflight.values()}
+                queue = [key for key in wanted if key not in busy]
+                for actor in sorted(idle):
+                    key = _next_unit(queue, home, actor, workers)
+                    if key is None:
+                        continue
+                    queue.remove(key)
+                    home[key] = actor
+                    idle.discard(actor)
+                    ref = actors[actor].test.remote(plan.units[key], beta)
+                    inflight[ref] = (key, actor, time.perf_counter())
+                ready = ray.wait(list(inflight), num_returns=1, timeout=0.5)[0] if inflight else []
+                for ref in ready:
+                    answer(ref)
+                if ready:
+                    save()
+                    if progress is not None:
+                        lo_now, hi_now = _bounds(plan.root, cache)
+                        progress(stats.nodes, time.perf_counter() - start, _points(lo_now, longest),
+                                 _points(hi_now, longest))
+                stopped_by = limit_reached()
+            lower, upper = _bounds(plan.root, cache)
+            g = lower if lower >= beta else upper
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    finally:
+        cancel(set())
+        save(force=True)
+    lower, upper = _bounds(plan.root, cache)
+    seconds = time.perf_counter() - start
+    if stats_out is not None:
+        stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
+                         nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=workers,
+                         seconds=seconds)
+    if lower < upper:
+        if stopped_by is None:
+            stopped_by = "window"
+        winner = None
+        if stopped_by == "window":
+            winner = "black" if lower > 0 else ("white" if upper < 0 else None)
+        return SolveResult(value=None, winner=winner, best_move=None, pv=(), nodes=stats.nodes, seconds=seconds,
+                           solved=False, lower=_points(lower, longest), upper=_points(upper, longest),
+                           stopped_by=stopped_by)
+    pv = _principal_variation(ray, plan, cache, actors, home, lower)
+    move_of = lambda index: catena.Move.from_index(index, pos.size)      # noqa: E731
+    value = _points(lower, longest)
+    return SolveResult(value=None if longest else value, winner="draw" if lower == 0 else
+                       ("black" if lower > 0 else "white"), best_move=move_of(pv[0]) if pv else None,
+                       pv=tuple(move_of(m) for m in pv), nodes=stats.nodes, seconds=seconds,
+                       solved=True, lower=value, upper=value, stopped_by=None)
+
+
+def _next_unit(queue: list[int], home: dict[int, int], actor: int, workers: int) -> Optional[int]:
+    """The unit an idle actor takes: the first queued one its table has searched, else the first
+    new one, else one whose actor has more queued (that unit moves to this actor's table)."""
+    fresh = None
+    waiting: dict[int, int] = {}
+    for key in queue:
+        owner = home.get(key, key % workers)
+        if owner == actor:
+            return key
+        if key not in home and fresh is None:
+            fresh = key
+        waiting[owner] = waiting.get(owner, 0) + 1
+    if fresh is not None:
+        return fresh
+    for key in queue:
+        if waiting[home[key]] >= 2:
+            return key
+    return None
+
+
+def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int], value: int) -> list[int]:
+    """Best play: down the top tree through children of the root's value, then the unit's own line."""
+    node = plan.root
+    while node.children:
+        node = next(child for child in node.children
+                    if (_bounds(child, cache)[0] >= value if node.maximising else _bounds(child, cache)[1] <= value))
+    line = list(node.moves)
+    if node.key is not None:
+        actor = actors[home.get(node.key, node.key % len(actors))]
+        line += ray.get(actor.principal_variation.remote(node.moves, value))
+    return line
+
+
+# ---------------------------------------------------------------------------
+# Self-play
+
+
+def _play_record(index: int, seed: Optional[int], size: int, game_type: str, scoring: str,
+                 iterations: int) -> tuple[str, Optional[str]]:
+    """One self-play game on a worker: (its record, the winning player or None)."""
+    game, outcome = play_game(index, seed, size, game_type, scoring, iterations)
+    return record_text(game, iterations), outcome.winner_player
+
+
+def _play_samples(index: int, seed: Optional[int], size: int, game_type: str, scoring: str, komi: int,
+                  iterations: int, sample_plies: Optional[int]) -> dict[str, list[Any]]:
+    """One training game on a worker: its samples (catena.training's columns)."""
+    from catena import training
+
+    start = catena.Position(size, game_type, scoring, komi)
+    plies = (len(start.legal_action_mask()) - 1) // 4 if sample_plies is None else sample_plies
+    columns = training._new_columns()
+    training._play_one(start, index, iterations, plies, seed, columns)
+    return columns
+
+
+def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, address: Optional[str] = None,
+             workers: Optional[int] = None, npz: Any = None, size: int = 6, game_type: str = "komi",
+             scoring: str = "standard", iterations: int = 2000, komi: int = 0,
+             sample_plies: Optional[int] = None,
+             progress: Optional[Callable[[int, int], object]] = None) -> dict[str, Any]:
+    """Play ``n_games`` seeded self-play games on Ray workers, as ``python -m catena selfplay`` does.
+
+    Records go to the folder ``out`` (``game-0001.catena`` ...), the same files
+    the serial command writes with the same ``seed``; with ``npz=FILE`` the
+    training arrays of :func:`catena.training.selfplay_arrays` (same seed, same
+    arrays) are written there instead.  ``size``, ``game_type``, ``scoring``,
+    ``iterations`` (and for ``npz`` ``komi``, ``sample_plies``) are the game and
+    engine options.  ``progress(done, n_games)`` is called as games finish.
+    Returns ``{"P1": wins, "P2": wins, "draws": n, "games": finished}``; with
+    ``npz``, ``"black"`` and ``"white"`` wins (those games start at the play
+    phase) and the ``"arrays"``.  Ctrl-C keeps the games already finished.
+
+    >>> selfplay(0, out=None, size=11)
+    Traceback (most recent call last):
+      ...
+    ValueError: board size 11 is out of range: the side must be 1 to 10
+    """
+    n_games = integer(n_games, "n_games", minimum=0)
+    seed = optional_integer(seed, "seed", minimum=0)
+    iterations = integer(iterations, "iterations", minimum=1)
+    catena.Position(size, game_type, scoring, komi)              # checks the rules' arguments
+    if out is not None:
+        out = os.fspath(out)
+        os.makedirs(out, exist_ok=True)
+    cluster = _Cluster(address, workers)
+    ray = cluster.ray
+    if npz is None:
+        task = ray.remote(num_cpus=1)(_play_record)
+        submit = lambda index: task.remote(index, seed, size, game_type, scoring, iterations)    # noqa: E731
+    else:
+        task = ray.remote(num_cpus=1)(_play_samples)
+        submit = lambda index: task.remote(index, seed, size, game_type, scoring, komi,         # noqa: E731
+                                           iterations, sample_plies)
+    summary: dict[str, Any] = dict.fromkeys(("P1", "P2") if npz is None else ("black", "white"), 0)
+    summary.update(draws=0, games=0)
+    samples: dict[int, dict[str, list[Any]]] = {}
+    inflight: dict[Any, int] = {}
+    following = 0
+    try:
+        while following < n_games or inflight:
+            while following < n_games and len(inflight) < 2 * (cluster.workers or 1):
+                inflight[submit(following)] = following
+                following += 1
+            ready, _ = ray.wait(list(inflight), num_returns=1)
+            for ref in ready:
+                index = inflight.pop(ref)
+                result = ray.get(ref)
+                if npz is None:
+                    record, winner = result
+                    summary["draws" if winner is None else winner] += 1
+                    if out is not None:
+                        with open(os.path.join(out, record_name(index)), "w") as handle:
+                            handle.write(record)
+                else:
+                    samples[index] = result
+                    won = result["result"][0] if result["result"] else 0
+                    summary[{1: "black", -1: "white", 0: "draws"}[won]] += 1
+                summary["games"] += 1
+                if progress is not None:
+                    progress(summary["games"], n_games)
+    except KeyboardInterrupt:
+        for ref in inflight:
+            ray.cancel(ref)
+    finally:
+        cluster.close()
+    if npz is not None:
+        from catena import training
+
+        columns = training._new_columns()
+        for index in sorted(samples):
+            for name, values in samples[index].items():
+                columns[name].extend(values)
+        summary["arrays"] = training._as_arrays(columns, catena.Position(size, game_type, scoring, komi))
+        training.write_npz(npz, summary["arrays"])
+    return summary

@@ -1,0 +1,319 @@
+"""Distributed solving and self-play on a local Ray with 2 CPUs (catena.distributed), and the
+warm-table solver its workers use (catena._solver.TableSolver).
+
+Every distributed value is compared with catena.solve on the same position; self-play with
+the serial run of the same seed.
+"""
+
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import numpy
+import pytest
+import ray
+
+import catena
+from catena import distributed
+from catena._solver import UNBOUNDED, TableSolver, canonical_key, solver_moves
+from catena.training import selfplay_arrays
+
+VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
+
+
+@pytest.fixture(scope="session")
+def local_ray():
+    os.environ.setdefault(distributed.NICENESS, "0")             # as distributed.solve's own local Ray
+    ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
+             logging_level="ERROR")
+    yield
+    ray.shutdown()
+
+
+def random_position(size, game_type, scoring, plies, seed, komi=0):
+    rng = random.Random(seed)
+    pos = catena.Position(size, game_type, scoring, komi)
+    for _ in range(plies):
+        if pos.is_game_over():
+            break
+        pos.push(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def legal_cells(pos):
+    return sum(1 for m in pos.legal_moves() if not m.is_button)
+
+
+def side4_position(game_type, scoring, cells, seed):
+    """Seeded random play on side 4 until ``cells`` legal cells remain (as bench/solver_side4.py)."""
+    while True:
+        rng = random.Random(seed)
+        pos = catena.Position(4, game_type, scoring, 0)
+        while not pos.is_game_over() and legal_cells(pos) > cells:
+            pos.push(rng.choice(pos.legal_moves()))
+        if not pos.is_game_over() and legal_cells(pos) == cells:
+            return pos
+        seed += 1
+
+
+def assert_same_result(got, expected, pos):
+    assert got.solved and expected.solved
+    assert (got.value, got.winner) == (expected.value, expected.winner)
+    line = pos.copy()                          # the principal variation is legal and reaches the value
+    for move in got.pv:
+        line.push(move)
+    assert line.is_game_over()
+    outcome = line.outcome()
+    if pos.scoring == "longest":
+        assert (outcome.winner or "draw") == expected.winner
+    else:
+        assert outcome.black_score - outcome.white_score == expected.value
+
+
+# ---------------------------------------------------------------------------
+# TableSolver
+
+
+@pytest.mark.parametrize("game_type,scoring", VARIANTS)
+def test_table_solver_values_equal_solve(game_type, scoring):
+    solver = TableSolver(tt_mb=4)
+    for seed in range(4):
+        pos = random_position(3, game_type, scoring, 6 + seed, seed)
+        if pos.is_game_over():
+            continue
+        lower, upper, _, stopped = solver.solve(pos)
+        expected = catena.solve(pos, threads=1)
+        units = 1 if scoring == "longest" else 2
+        assert stopped is None and lower == upper == round(units * expected.lower)
+
+
+def test_table_solver_keeps_its_table_and_forgets_other_games():
+    pos = random_position(3, "komi", "standard", 4, 1)
+    solver = TableSolver(tt_mb=8)
+    first = solver.solve(pos)
+    again = solver.solve(pos)
+    assert again[:2] == first[:2] and again[2] < first[2] / 4       # the warm table answers at once
+    other = catena.Position(3, "komi", "standard", 3)                # another komi: another game
+    for move in pos.move_stack:
+        other.push(move)
+    expected = catena.solve(other, threads=1)
+    assert solver.solve(other)[:2] == (round(2 * expected.value),) * 2
+    assert solver.solve(pos)[:2] == first[:2]
+
+
+def test_table_solver_windows_limits_and_principal_variation():
+    pos = random_position(3, "double", "square", 5, 2)
+    value = round(2 * catena.solve(pos, threads=1).value)
+    solver = TableSolver(tt_mb=4)
+    lower, upper, _, stopped = solver.solve(pos, window=(value - 1, value))
+    assert stopped is None and lower >= value and upper == UNBOUNDED
+    lower, upper, _, _ = TableSolver(tt_mb=4).solve(pos, window=(value, value + 1))
+    assert upper <= value and lower == -UNBOUNDED
+    lower, upper, nodes, stopped = TableSolver(tt_mb=4).solve(catena.Position(size=4), max_nodes=5000)
+    assert stopped == "nodes" and lower < upper and nodes < 7000       # the limit is checked every 1024 nodes
+    line = solver.principal_variation(pos, value)
+    end = pos.copy()
+    for move in line:
+        end.push(move)
+    assert end.is_game_over() and round(2 * (end.outcome().black_score - end.outcome().white_score)) == value
+    with pytest.raises(ValueError, match="not the value"):
+        solver.principal_variation(pos, value + 2)
+
+
+def test_table_solver_bad_input_and_threads():
+    solver = TableSolver(tt_mb=1)
+    with pytest.raises(TypeError, match="catena.Position"):
+        solver.solve("B2")
+    with pytest.raises(TypeError, match="window"):
+        solver.solve(catena.Position(size=2), window=5)
+    with pytest.raises(ValueError, match="max_nodes"):
+        solver.solve(catena.Position(size=2), max_nodes=0)
+    with pytest.raises(ValueError, match="tt_mb"):
+        TableSolver(tt_mb=-1)
+    over = random_position(2, "komi", "standard", 40, 0)
+    assert over.is_game_over()
+    with pytest.raises(ValueError, match="over"):
+        solver.solve(over)
+    # a second thread while one solves: RuntimeError, and interrupt() stops the first
+    big = TableSolver(tt_mb=16)
+    pos = catena.Position(size=4)
+    results = []
+    worker = threading.Thread(target=lambda: results.append(big.solve(pos)))
+    worker.start()
+    time.sleep(0.3)
+    with pytest.raises(RuntimeError, match="another thread"):
+        big.solve(pos)
+    big.interrupt()
+    worker.join(10)
+    assert not worker.is_alive() and results[0][3] == "interrupt"
+    assert big.solve(catena.Position(size=2))[:2] == (5, 5)           # usable afterwards
+
+
+def test_canonical_key_and_solver_moves():
+    pos = catena.Position(size=3)
+    keys = {}
+    for move in solver_moves(pos):
+        pos.push(move)
+        keys.setdefault(canonical_key(pos), []).append(move)
+        pos.pop()
+    # side 3: 19 cells fall into 4 classes under the 12 symmetries (centre, inner ring, corners,
+    # edge middles), the button is a fifth
+    assert len(keys) == 5
+    assert sorted(solver_moves(pos)) == sorted(m.index for m in pos.legal_moves())
+
+
+# ---------------------------------------------------------------------------
+# distributed.solve
+
+
+def test_work_units_cover_the_tree():
+    for game_type, scoring in VARIANTS:
+        pos = catena.Position(3, game_type, scoring)
+        plan = distributed.work_units(pos, 2)
+        total = sum(1 for leaf in plan.leaves)
+        assert total == catena.perft(pos, 2) and len(plan.units) < total
+
+
+@pytest.mark.parametrize("game_type,scoring", VARIANTS)
+def test_side3_values_equal_solve(local_ray, game_type, scoring):
+    pos = random_position(3, game_type, scoring, 2, 7)
+    expected = catena.solve(pos, threads=1)
+    assert_same_result(distributed.solve(pos, workers=2), expected, pos)
+
+
+@pytest.mark.parametrize("game_type,scoring,cells", [("komi", "square", 24), ("double", "longest", 24),
+                                                      ("komi", "longest", 26)])
+def test_side4_values_equal_solve(local_ray, game_type, scoring, cells):
+    pos = side4_position(game_type, scoring, cells, 1000 * cells)
+    expected = catena.solve(pos, tt_mb=128)
+    stats = {}
+    got = distributed.solve(pos, workers=2, tt_mb=128, stats=stats)
+    assert_same_result(got, expected, pos)
+    assert stats["units"] >= 8 and stats["answers"] >= 1
+
+
+def test_every_split_depth_gives_the_value(local_ray):
+    pos = random_position(3, "komi", "standard", 3, 4)
+    expected = catena.solve(pos, threads=1)
+    for depth in (0, 1, 3):
+        assert_same_result(distributed.solve(pos, workers=2, depth=depth), expected, pos)
+
+
+def test_window_proofs(local_ray):
+    for game_type, scoring in [("komi", "standard"), ("double", "square"), ("nokomi", "longest")]:
+        pos = random_position(3, game_type, scoring, 3, 11)
+        value = catena.solve(pos, threads=1).lower
+        step = 1 if scoring == "longest" else 0.5
+        above = distributed.solve(pos, workers=2, window=(value - step, value - step))
+        assert above.stopped_by == "window" and not above.solved and above.lower >= value - step / 2
+        below = distributed.solve(pos, workers=2, window=(value + step, value + step))
+        assert below.stopped_by == "window" and below.upper <= value + step / 2
+        around = distributed.solve(pos, workers=2, window=(value - 2, value + 2))
+        assert around.solved and around.lower == value
+    pos = random_position(3, "komi", "standard", 3, 11)
+    expected = catena.solve(pos, threads=1, window=(0, 0))
+    got = distributed.solve(pos, workers=2, window=(0, 0))
+    assert got.winner == expected.winner and got.stopped_by == expected.stopped_by
+
+
+def test_checkpoint_resumes(local_ray, tmp_path):
+    pos = random_position(3, "komi", "square", 1, 3)
+    expected = catena.solve(pos, threads=1)
+    path = tmp_path / "unit-bounds.json"
+    cut = distributed.solve(pos, workers=2, checkpoint=path, max_units=4)
+    assert not cut.solved and cut.stopped_by == "units" and path.exists()
+    assert not (tmp_path / "unit-bounds.json.tmp").exists()
+    resumed_stats, fresh_stats = {}, {}
+    resumed = distributed.solve(pos, workers=2, checkpoint=path, stats=resumed_stats)
+    assert_same_result(resumed, expected, pos)
+    fresh = distributed.solve(pos, workers=2, stats=fresh_stats)
+    assert_same_result(fresh, expected, pos)
+    assert resumed_stats["answers"] < fresh_stats["answers"]
+    again = {}
+    assert_same_result(distributed.solve(pos, workers=2, checkpoint=path, stats=again), expected, pos)
+    assert again["answers"] == 0                          # every bound it needs is in the file
+
+
+def test_bad_input_raises_before_any_work(tmp_path):
+    pos = catena.Position(size=3)
+    with pytest.raises(TypeError, match="catena.Position"):
+        distributed.solve("B2")
+    with pytest.raises(TypeError, match="window"):
+        distributed.solve(pos, window=3)
+    with pytest.raises(ValueError, match="lo <= hi"):
+        distributed.solve(pos, window=(2, 1))
+    with pytest.raises(ValueError, match="depth"):
+        distributed.solve(pos, depth=9)
+    with pytest.raises(ValueError, match="max_units"):
+        distributed.solve(pos, max_units=0)
+    with pytest.raises(ValueError, match="tt_mb"):
+        distributed.solve(pos, tt_mb=0)
+    with pytest.raises(TypeError, match="address"):
+        distributed.solve(pos, address=6379, max_units=1)
+    with pytest.raises(ValueError, match="workers"):
+        distributed.solve(pos, workers=0)
+    junk = tmp_path / "junk.json"
+    junk.write_text("not json")
+    with pytest.raises(ValueError, match="not a catena distributed-solve checkpoint"):
+        distributed.solve(pos, checkpoint=junk)
+    other = tmp_path / "other.json"
+    distributed._write_checkpoint(str(other), catena.Position(size=2), {}, 1)
+    with pytest.raises(ValueError, match="another game"):
+        distributed.solve(pos, checkpoint=other)
+    with pytest.raises(ValueError, match="n_games"):
+        distributed.selfplay(-1)
+    with pytest.raises(ValueError, match="size"):
+        distributed.selfplay(1, size=11)
+    with pytest.raises(ValueError, match="iterations"):
+        distributed.selfplay(1, iterations=0)
+
+
+# ---------------------------------------------------------------------------
+# distributed.selfplay
+
+
+def test_selfplay_records_equal_serial(local_ray, tmp_path):
+    serial = subprocess.run([sys.executable, "-m", "catena", "selfplay", "--size", "3", "--games", "6",
+                             "--iterations", "80", "--seed", "21", "--out", "serial"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert serial.returncode == 0, serial.stderr
+    summary = distributed.selfplay(6, seed=21, out=tmp_path / "ray", size=3, iterations=80)
+    assert summary["games"] == 6 and summary["P1"] + summary["P2"] + summary["draws"] == 6
+    names = sorted(p.name for p in (tmp_path / "serial").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "ray").iterdir()) and len(names) == 6
+    for name in names:
+        assert (tmp_path / "ray" / name).read_text() == (tmp_path / "serial" / name).read_text()
+    assert f"P1 {summary['P1']}, P2 {summary['P2']}" in serial.stdout
+
+
+def test_selfplay_arrays_equal_serial(local_ray, tmp_path):
+    expected = selfplay_arrays(4, size=3, game_type="double", scoring="square", iterations=40, seed=5)
+    summary = distributed.selfplay(4, seed=5, npz=tmp_path / "ray.npz", size=3, game_type="double",
+                                   scoring="square", iterations=40)
+    saved = numpy.load(tmp_path / "ray.npz")
+    for name, column in expected.items():
+        assert numpy.array_equal(summary["arrays"][name], column, equal_nan=column.dtype.kind == "f")
+        assert numpy.array_equal(saved[name], column, equal_nan=column.dtype.kind == "f")
+    assert summary["black"] + summary["white"] + summary["draws"] == 4
+
+
+def test_cli_solve_and_selfplay_on_ray(tmp_path):
+    solved = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "C3",
+                             "--ray", "--workers", "2"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=300)
+    assert solved.returncode == 0, solved.stderr
+    pos = catena.Position(size=3)
+    pos.push("B2")
+    pos.push("C3")
+    assert f"value {catena.solve(pos).value:+g}" in solved.stdout
+    played = subprocess.run([sys.executable, "-m", "catena", "selfplay", "--size", "2", "--games", "2",
+                             "--iterations", "30", "--seed", "1", "--out", "games", "--ray", "--workers", "2"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr
+    assert "2 games" in played.stdout and len(list((tmp_path / "games").iterdir())) == 2
+    bad = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "--ray", "--workers", "0"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--workers" in bad.stderr and "Traceback" not in bad.stderr
