@@ -1223,7 +1223,7 @@ cdef class TableSolver:
             if self.s.root == NULL:
                 raise MemoryError()
         pos_copy(self.s.root, pos._st)
-        _refresh_keys(self.s.root)
+        fresh_solver_key(self.s.root, &self.s.root.h)
         _shared_setup(self.sh, self.s.root, self.s.root.ncells // 3)
         if self.sh.near.entries != NULL:
             self.sh.near_max = g_near_max
@@ -1286,7 +1286,7 @@ cdef class TableSolver:
                 _order(self.s, p, moves, n, NO_MOVE)
                 chosen = None
                 for i in range(n):
-                    make_move_keyed(p, moves[i], &u, cells)
+                    make_move_solver_key_only(p, moves[i], &u, cells)
                     with nogil:
                         v = _value_of(self.s, p, value)
                     if v == value:
@@ -1322,7 +1322,7 @@ def canonical_key(position):
     if p == NULL:
         raise MemoryError()
     pos_copy(p, pos._st)
-    _refresh_keys(p)
+    fresh_solver_key(p, &p.h)
     key = _symmetric_key(p, &sym)
     free(p)
     return key
