@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Optional
 
 
@@ -78,6 +79,23 @@ def seed(value: object) -> Optional[int]:
     if value < 0:
         raise ValueError(f"seed must be at least 0, not {value}")
     return int(value) & 0xFFFFFFFFFFFFFFFF
+
+
+def renamed(new_value: object, new_name: str, default: object, old_value: object, old_name: str,
+            where: str) -> object:
+    """The value of an argument that was renamed: ``old_value`` (with a DeprecationWarning)
+    when the caller still gives the old name, else ``new_value``; both at once is a TypeError.
+
+    >>> renamed(5, "tree_nodes", 9, None, "max_nodes", "MCTS")
+    5
+    """
+    if old_value is None:
+        return new_value
+    if new_value != default:
+        raise TypeError(f"{where}: give {new_name}, not both {new_name} and {old_name} (its old name)")
+    warnings.warn(f"{where}({old_name}=...) is now {new_name}=...; the old name will go",
+                  DeprecationWarning, stacklevel=2)     # the caller's caller: compiled code has no frame
+    return old_value
 
 
 def _check_range(number: float, value: object, what: str, minimum: Optional[float],

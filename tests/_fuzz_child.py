@@ -73,7 +73,7 @@ class World:
         self.positions = [Position(3), Position(1), Position(2, "double"), Position(4, "nokomi", "square"),
                           Position(5, komi=3)]
         self.games = [Game(2), Game(3, "nokomi"), Game(2, "double", "longest")]
-        self.mcts = MCTS(seed=1, max_nodes=20_000)
+        self.mcts = MCTS(seed=1, tree_nodes=20_000)
         self.moves = [Move("A1", 3), Move("button", 1), Move.__new__(Move), Move("F6")]
 
     def pick(self, items, i):
@@ -182,10 +182,10 @@ def playouts(world, data, pos):
 def search(world, data, pos):
     if data.draw(st.booleans()):
         options = data.draw(st.dictionaries(
-            st.sampled_from(["seed", "c", "threads", "rave", "rave_k", "expand_visits", "max_nodes"]),
+            st.sampled_from(["seed", "c", "threads", "rave", "rave_k", "expand_visits", "tree_nodes"]),
             arg(st.integers(1, 3000)), max_size=2))
-        if "max_nodes" in options:
-            options["max_nodes"] = clamp(options["max_nodes"], 50_000)
+        if "tree_nodes" in options:
+            options["tree_nodes"] = clamp(options["tree_nodes"], 50_000)
         if "threads" in options:
             options["threads"] = clamp(options["threads"], 2)
         world.mcts = MCTS(**options)

@@ -703,7 +703,7 @@ def test_two_threads_merge_two_trees(rave):
     """threads=2 runs the budget per thread: 2x the iterations, merged visits summing to them."""
     pos = Position(6)
     budget = 2500
-    two = MCTS(seed=77, threads=2, rave=rave, max_nodes=400_000)
+    two = MCTS(seed=77, threads=2, rave=rave, tree_nodes=400_000)
     result = two.search(pos, iterations=budget)
     assert result.iterations == 2 * budget
     assert sum(result.visits.values()) == 2 * budget
@@ -728,7 +728,7 @@ def test_tree_too_small_for_the_root_still_searches():
     """A per-thread tree too small for the root's children is refused or still searches every root move."""
     pos = Position(10)                                   # 271 cells and the button
     try:
-        mcts = MCTS(seed=1, threads=4, max_nodes=1000)   # 250 nodes per tree
+        mcts = MCTS(seed=1, threads=4, tree_nodes=1000)   # 250 nodes per tree
         result = mcts.search(pos, iterations=500)
     except (ValueError, CatenaError):
         return
@@ -840,7 +840,7 @@ def _still_works(mcts, pos=None):
     (dict(threads="2"), TypeError), (dict(seed=-1), ValueError), (dict(seed=1.5), TypeError),
     (dict(seed="7"), TypeError), (dict(c=-0.1), ValueError), (dict(c=float("nan")), ValueError),
     (dict(rave_k=0), ValueError), (dict(rave_k=-5), ValueError), (dict(rave_k=float("nan")), ValueError),
-    (dict(expand_visits=0), ValueError), (dict(max_nodes=10), ValueError), (dict(max_nodes=1e6), TypeError),
+    (dict(expand_visits=0), ValueError), (dict(tree_nodes=10), ValueError), (dict(tree_nodes=1e6), TypeError),
 ])
 def test_bad_constructor_arguments(kwargs, exc):
     """Bad MCTS settings raise a TypeError or ValueError naming the setting."""
@@ -848,6 +848,25 @@ def test_bad_constructor_arguments(kwargs, exc):
         MCTS(**kwargs)
     assert next(iter(kwargs)) in str(info.value)
     _still_works(MCTS(seed=1))
+
+
+def test_tree_nodes_old_name_still_works_with_a_deprecation_warning():
+    """``max_nodes`` (the tree capacity's old name, easily confused with solve's node budget) still
+    sets ``tree_nodes``, warns, and refuses to be given with the new name."""
+    with pytest.warns(DeprecationWarning, match=r"MCTS\(max_nodes=\.\.\.\) is now tree_nodes") as caught:
+        old = MCTS(seed=1, max_nodes=50_000)
+    assert caught[0].filename == __file__               # the warning points at the caller
+    assert old.tree_nodes == 50_000
+    with pytest.warns(DeprecationWarning, match="tree_nodes"):
+        assert old.max_nodes == 50_000
+    with pytest.raises(TypeError, match="not both"):
+        MCTS(tree_nodes=60_000, max_nodes=50_000)
+    with pytest.raises(ValueError, match="tree_nodes"), pytest.warns(DeprecationWarning):
+        MCTS(max_nodes=10)
+    new = MCTS(seed=1, tree_nodes=50_000)
+    assert new.tree_nodes == 50_000
+    pos = Position(size=4)
+    assert (old.search(pos, iterations=300).visits == new.search(pos, iterations=300).visits)
 
 
 @pytest.mark.parametrize("kwargs,exc,words", [

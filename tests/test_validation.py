@@ -81,7 +81,7 @@ INTEGER_ARGUMENTS = [
     ("n", lambda v: catena.random_playouts(Position(3), v, seed=1)),
     ("threads", lambda v: MCTS(threads=v)),
     ("expand_visits", lambda v: MCTS(expand_visits=v)),
-    ("max_nodes", lambda v: MCTS(max_nodes=v)),
+    ("tree_nodes", lambda v: MCTS(tree_nodes=v)),
     ("iterations", lambda v: MCTS(seed=1).search(Position(3), iterations=v)),
     ("iterations", lambda v: MCTSPlayer(iterations=v)),
     ("playouts", lambda v: FlatMonteCarloPlayer(playouts=v)),
@@ -132,7 +132,7 @@ def test_integers_refuse_bools_floats_and_bytes(what, call, bad):
 @pytest.mark.parametrize("what,call", INTEGER_ARGUMENTS, ids=[f"{w}-{i}" for i, (w, _) in enumerate(INTEGER_ARGUMENTS)])
 def test_integers_take_numpy_integers(what, call):
     value = {"board size": 3, "komi": 2, "cell index": 4, "cell": 4, "depth": 2, "n": 3, "threads": 1,
-             "expand_visits": 1, "max_nodes": 100_000, "iterations": 50, "playouts": 10, "sym_stones": 3}[what]
+             "expand_visits": 1, "tree_nodes": 100_000, "max_nodes": 100_000, "iterations": 50, "playouts": 10, "sym_stones": 3}[what]
     call(numpy.int64(value))
 
 
