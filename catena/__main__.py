@@ -49,11 +49,7 @@ def _demo(args) -> int:
     start = time.perf_counter()
     result = game.play(p1, p2, on_action=show)
     print(game.position)
-    winner = "draw" if result.winner is None else f"{result.winner_player} ({result.winner}) wins"
-    scores = ""
-    if result.outcome.black_score is not None:
-        scores = f": black {result.outcome.black_score:g}, white {result.outcome.white_score:g}"
-    print(f"Outcome: {winner}{scores} ({time.perf_counter() - start:.1f} s)")
+    print(f"Outcome: {result} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 

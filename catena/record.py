@@ -237,18 +237,6 @@ def _result_of(game: Game) -> str:
     return "draw" if outcome.winner_player is None else outcome.winner_player
 
 
-def _describe_outcome(game: Game) -> str:
-    outcome = _outcome(game)
-    result = outcome.outcome
-    if outcome.winner_player is None:
-        text = "a draw"
-    else:
-        text = f"{outcome.winner_player} ({result.winner}) wins"
-    if result.black_score is not None:
-        text += f", black {result.black_score:g} white {result.white_score:g}"
-    return text
-
-
 # ---------------------------------------------------------------------- checks shared by reading and writing
 
 def _tag_problem(name: str, value: str, tags: Dict[str, str]) -> Optional[str]:
@@ -350,8 +338,8 @@ class _Replay:
             return None
         actual = _result_of(self.game)
         if value != actual:
-            return (f'expected Result "{actual}" (the replayed game is over: '
-                    f"{_describe_outcome(self.game)}), found {_quote(value)}")
+            return (f'expected Result "{actual}" (the replayed game is over, {_outcome(self.game)}), '
+                    f"found {_quote(value)}")
         return None
 
 

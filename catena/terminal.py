@@ -76,11 +76,7 @@ class TerminalGame:
         self._show_board()
         outcome = self.game.outcome()
         assert outcome is not None
-        result = "a draw" if outcome.winner_player is None else f"{outcome.winner_player} ({outcome.winner}) wins"
-        scores = ""
-        if outcome.outcome.black_score is not None:
-            scores = f": black {outcome.outcome.black_score:g}, white {outcome.outcome.white_score:g}"
-        self.say(f"Game over, {result}{scores}.")
+        self.say(f"Game over, {outcome}.")
         return 0
 
     # -- words for the player ------------------------------------------------

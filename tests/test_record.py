@@ -286,7 +286,7 @@ def test_record_error_is_a_catena_value_error():
     (HEADER + '[Komi "3"]\nkomi 4', "4", ["expected komi 3 (as the Komi tag says), found komi 4"]),
     (HEADER + '[Komi "3"]\n', None, ["expected the komi action 'komi 3'", "found end of text"]),
     ('[Size "1"]\n[GameType "komi"]\n[Scoring "standard"]\n[Result "P2"]\nkomi 0 colour white A1', '"P2"',
-     ['expected Result "P1"', "P1 (black) wins, black 1 white 0.5", 'found "P2"']),
+     ['expected Result "P1"', "the replayed game is over, P1 (black) wins: black 1, white 0.5", 'found "P2"']),
     ('[Size "1"]\n[GameType "komi"]\n[Scoring "standard"]\n[Result "*"]\nkomi 0 colour white A1', '"*"',
      ['expected Result "P1"', 'found "*"']),
 ])

@@ -780,6 +780,17 @@ def test_r17_p2_choosing_white_leaves_p1_black_and_komi_to_white():
     assert game.phase == "over" and game.to_act is None
     assert (out.outcome.black_score, out.outcome.white_score) == (1, 1.5)
     assert out.winner == WHITE and out.winner_player == "P2" and out.p1_colour == BLACK
+    assert str(out) == "P2 (white) wins: black 1, white 1.5"
+
+
+def test_game_outcome_sentence_for_a_draw_and_for_longest_ribbon_scoring():
+    """The outcome sentence (terminal, command line and record errors all print it) names no
+    winner in a draw and no scores where R24 gives none."""
+    draw = catena.GameOutcome(catena.Outcome(None, 3.0, 3.0, None), BLACK, None)
+    assert str(draw) == "a draw: black 3, white 3"
+    game = catena.Game(size=1, game_type="double", scoring="longest")
+    game.push("A1")
+    assert str(game.outcome()) == "P1 (black) wins"
 
 
 def test_r18_nokomi_first_move_must_be_a_stone_then_white_moves():
