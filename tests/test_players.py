@@ -7,6 +7,7 @@ games through Game.play are in test_mcts.py.
 import pytest
 
 from catena import Game, MCTS, Position
+from catena._position import KOMI_RANGES
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 GAME_TYPES = ("komi", "nokomi", "double")
@@ -86,6 +87,19 @@ def test_komi_choice_on_side_2_is_at_the_solved_threshold(scoring, seed):
     assert set(winners[:switch]) == {"black"} and set(winners[switch:]) == {"white"}
     komi = MCTSPlayer(iterations=2000, seed=seed).choose_komi(Game(2, "komi", scoring))
     assert komi in (switch - 1, switch)
+
+
+
+@pytest.mark.parametrize("scoring", ["standard", "longest", "square"])
+def test_komi_choice_stays_in_the_rules_range(scoring, monkeypatch):
+    """However far ahead Black looks, P1's komi bid is the top of R22's range for the scoring."""
+    top = KOMI_RANGES[scoring][1]
+    player = MCTSPlayer(iterations=10, seed=1)
+    monkeypatch.setattr(player, "_black_margin", lambda pos: None if scoring == "longest" else 5000.0)
+    monkeypatch.setattr(player, "_black_value", lambda pos: 0.55 if pos.komi == top else 0.9)
+    komi = player.choose_komi(Game(3, "komi", scoring))
+    assert komi == top
+    Game(3, "komi", scoring).choose_komi(komi)          # and the game takes it
 
 
 @pytest.mark.parametrize("game_type", ["komi", "nokomi"])
