@@ -235,8 +235,6 @@ def _solve(args) -> int:
 def _analyse(args) -> int:
     from catena.analysis import analyse
 
-    if args.top is not None and args.top < 1:
-        raise ValueError(f"--top must be 1 or more, not {args.top}")
     pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring, komi=args.komi)
     for move in args.moves:
         pos.push(move)
@@ -309,13 +307,13 @@ def _check_args(args) -> None:
     """Refuse bad numbers before any work starts (ValueError, reported as one line)."""
     if "size" in args:
         check_size(args.size)
-    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1}
+    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "top": 1}
     for name, minimum in positive.items():
         if name in args:
             optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum)
     if "depth" in args:
         integer(args.depth, "--depth", minimum=0)
-    for name in ("seconds", "max_seconds"):
+    for name in ("seconds", "max_seconds", "timeout"):
         if name in args:
             optional_real(getattr(args, name), f"--{name.replace('_', '-')}", positive=True)
     for size in getattr(args, "sizes", ()):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import Optional
+from typing import Optional, Sequence
 
 
 def integer(value: object, what: str, minimum: Optional[int] = None,
@@ -79,6 +79,39 @@ def seed(value: object) -> Optional[int]:
     if value < 0:
         raise ValueError(f"seed must be at least 0, not {value}")
     return int(value) & 0xFFFFFFFFFFFFFFFF
+
+
+def boolean(value: object, what: str, *, optional: bool = False) -> Optional[bool]:
+    """``value`` if it is True or False (or None, when ``optional``), else TypeError.
+
+    >>> boolean(None, "exact", optional=True) is None
+    True
+    """
+    if isinstance(value, bool) or (optional and value is None):
+        return value
+    allowed = "True, False or None" if optional else "True or False"
+    raise TypeError(f"{what} must be {allowed}, not {type(value).__name__}")
+
+
+def choice(value: object, what: str, choices: Sequence[object]) -> object:
+    """``value`` if it is one of ``choices`` (compared by type and value, so 1 is not
+    True and an array is never compared element-wise), else raise: a TypeError when no
+    choice has its type, a ValueError otherwise.
+
+    >>> choice("ansi", "render_mode", (None, "ansi"))
+    'ansi'
+    >>> choice("human", "render_mode", (None, "ansi"))
+    Traceback (most recent call last):
+      ...
+    ValueError: render_mode must be None or 'ansi', not 'human'
+    """
+    if any(type(value) is type(option) and value == option for option in choices):
+        return value
+    *rest, last = map(repr, choices)
+    allowed = f"{', '.join(rest)} or {last}" if rest else last
+    if not any(type(value) is type(option) for option in choices):
+        raise TypeError(f"{what} must be {allowed}, not {type(value).__name__}")
+    raise ValueError(f"{what} must be {allowed}, not {value!r}")
 
 
 def renamed(new_value: object, new_name: str, default: object, old_value: object, old_name: str,

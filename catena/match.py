@@ -35,6 +35,7 @@ from typing import Any, Callable, Optional, Protocol
 
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena._geometry import check_size
+from catena._validate import integer
 from catena.elo import PairStats, Sprt
 from catena.engines import EngineFailure, GtpClient, PlayerSpec, parse_spec
 from catena.errors import CatenaError
@@ -100,8 +101,8 @@ def opening_suite(count: int, size: int = 6, game_type: str = "komi", scoring: s
     size = check_size(size)
     if game_type not in GAME_TYPES or scoring not in SCORINGS:
         raise CatenaError(f"unknown game type {game_type!r} or scoring {scoring!r}")
-    if count < 1 or plies < 0:
-        raise ValueError(f"an opening suite needs count >= 1 and plies >= 0, not {count} and {plies}")
+    integer(count, "count", minimum=1)
+    integer(plies, "plies", minimum=0)
     if game_type != "komi":
         komis = (0,)
     if not komis:
@@ -456,8 +457,7 @@ def run_match(a: Callable[[], Engine], b: Callable[[], Engine], openings: list[O
     total)`` is called after every game.  Ctrl-C stops the match and returns
     the games played so far (``stopped_by`` "interrupt").
     """
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    integer(workers, "workers", minimum=1)
     makers = (a, b)
     report = MatchReport(a().name, b().name, sprt=sprt)
     if out:
@@ -580,10 +580,6 @@ def _show_progress(report: MatchReport, total: int) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run ``python -m catena match``."""
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, not {args.games}")
-    if args.timeout <= 0:
-        raise ValueError(f"--timeout must be positive, not {args.timeout}")
     sprt = None if args.sprt is None else Sprt(*args.sprt)
     engines = [_engine(args.a, args.a_cmd, args.timeout), _engine(args.b, args.b_cmd, args.timeout)]
     if args.komi is not None or args.game_type != "komi":

@@ -30,6 +30,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from catena._geometry import Move
 from catena._position import Position
+from catena._validate import boolean, optional_integer, real
 from catena.game import Game
 from catena.text import status_lines
 
@@ -77,12 +78,6 @@ class SvgBoard(str):
 
     def _repr_svg_(self) -> str:
         return str(self)
-
-
-def _check_bool(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"svg(): {name} must be True or False, not {type(value).__name__}")
-    return value
 
 
 def _fmt(value: float) -> str:
@@ -169,13 +164,10 @@ def _checked_values(values: Values, pos: Position) -> Dict[str, float]:
     checked: Dict[str, float] = {}
     for key, value in values.items():
         name = _move_name(key, pos, "a values key")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError(f"svg(): the value of {name} must be a number, not {type(value).__name__}")
-        if not math.isfinite(value):
-            raise ValueError(f"svg(): the value of {name} must be finite, not {value}")
+        number = real(value, f"svg(): the value of {name}", finite=True)
         if name in checked:
             raise ValueError(f"svg(): {name} is given twice in values")
-        checked[name] = float(value)
+        checked[name] = number
     return checked
 
 
@@ -245,15 +237,10 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
     True
     """
     pos = _position_of(pos)
-    if size is not None:
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise TypeError(f"svg(): size must be an int (pixels) or None, not {type(size).__name__}")
-        if size <= 0:
-            raise ValueError(f"svg(): size must be positive, not {size}")
-    _check_bool(coordinates, "coordinates")
-    _check_bool(last_move, "last_move")
-    _check_bool(legal, "legal")
-    _check_bool(bounded, "bounded")
+    size = optional_integer(size, "svg(): size (pixels)", minimum=1)
+    for name, flag in (("coordinates", coordinates), ("last_move", last_move), ("legal", legal),
+                       ("bounded", bounded)):
+        boolean(flag, f"svg(): {name}")
     if not isinstance(legend, str):
         raise TypeError(f"svg(): legend must be a str, not {type(legend).__name__}")
     valued = {} if values is None else _checked_values(values, pos)

@@ -10,7 +10,8 @@ import pytest
 
 import catena
 from catena import MCTS, Game, Move, Position
-from catena._validate import integer, real, seed
+from catena._validate import boolean, choice, integer, real, seed
+from catena.observation import observation_tensor
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 
@@ -54,6 +55,42 @@ def test_seeds_are_ints_or_none():
     for bad in (True, 1.5, "3", b"3"):
         with pytest.raises(TypeError, match="seed"):
             seed(bad)
+
+
+
+def test_booleans_are_true_or_false():
+    assert boolean(False, "flag") is False and boolean(None, "flag", optional=True) is None
+    for bad in (0, 1, None, "True", numpy.bool_(True)):
+        with pytest.raises(TypeError, match="flag must be True or False, not"):
+            boolean(bad, "flag")
+
+
+def test_choices_are_matched_by_type_and_value():
+    options = ("black", "white", None)
+    assert choice("white", "colour", options) == "white" and choice(None, "colour", options) is None
+    with pytest.raises(ValueError, match="colour must be 'black', 'white' or None, not 'red'"):
+        choice("red", "colour", options)
+    for bad in (1, b"black", numpy.array(["black", "white"])):        # never compared element-wise
+        with pytest.raises(TypeError, match="colour must be 'black', 'white' or None, not"):
+            choice(bad, "colour", options)
+    with pytest.raises(TypeError):
+        choice(True, "flag", (1, 0))                               # True == 1, but it is not an int
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: observation_tensor(Position(2), "red"), ValueError, "perspective must be"),
+    (lambda: observation_tensor(Position(2), 1), TypeError, "perspective must be"),
+    (lambda: catena.svg(Position(2), legal=1), TypeError, "svg\\(\\): legal must be True or False, not int"),
+    (lambda: catena.svg(Position(2), size=0), ValueError, "svg\\(\\): size \\(pixels\\) must be at least 1"),
+    (lambda: catena.svg(Position(2), values={"B2": numpy.float32(0.5)}).count("<svg"), None, None),
+    (lambda: catena.analyse(Position(2), exact=1), TypeError, "exact must be True, False or None"),
+])
+def test_entry_points_check_flags_and_choices_with_the_helper(call, error, words):
+    if error is None:
+        assert call() == 1                                          # a NumPy float is a number too
+        return
+    with pytest.raises(error, match=words):
+        call()
 
 
 # ---------------------------------------------------------------- every entry point that takes a number
