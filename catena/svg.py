@@ -1,4 +1,4 @@
-"""SVG drawing of a position (standard library only).
+"""SVG drawing of a position, with the standard library only (``xml.etree``).
 
 The board is drawn as the text drawing lays it out (``catena.text``): rows are
 horizontal, row 1 at the bottom, and a cell's neighbour (c+1, r+1) is up and to
@@ -28,7 +28,7 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from catena._geometry import Move
+from catena._geometry import Move, cell_coordinates, cells
 from catena._position import Position
 from catena._validate import boolean, optional_integer, real
 from catena.game import Game
@@ -96,10 +96,6 @@ def _hexagon(x: float, y: float) -> str:
         angle = math.radians(60 * k - 90)
         corners.append(f"{_fmt(x + R * math.cos(angle))},{_fmt(y + R * math.sin(angle))}")
     return " ".join(corners)
-
-
-def _parse(name: str) -> Tuple[int, int]:
-    return ord(name[0]) - 64, int(name[1:])
 
 
 def _hex_rgb(colour: str) -> Tuple[int, int, int]:
@@ -246,12 +242,11 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
     valued = {} if values is None else _checked_values(values, pos)
     pv_marks = [] if pv is None else _checked_pv(pv, pos)
 
-    from catena._geometry import cells as cell_names
-
     n = pos.size
-    names = cell_names(n)
-    shown = [int(v) for v in pos.to_array()]
-    centres: Dict[str, Tuple[float, float]] = {name: _centre(*_parse(name), n) for name in names}
+    names = cells(n)
+    shown = pos._cell_layers()[1]                # bytes: no NumPy array needed
+    centres: Dict[str, Tuple[float, float]] = {name: _centre(column, row, n)
+                                               for name, (column, row) in zip(names, cell_coordinates(n))}
 
     # the extent of the drawing: the hexagons, then the labels
     xs = [x for x, _ in centres.values()]
