@@ -296,7 +296,7 @@ def _solved(args) -> int:
 def _bench(args) -> int:
     from catena.benchmark import report
     try:
-        report(quick=args.quick, callgrind=not args.no_callgrind)
+        report(quick=args.quick)
     except KeyboardInterrupt:
         print("stopped by Ctrl-C")
         return 1
@@ -410,7 +410,6 @@ def main(argv=None) -> int:
     solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
     bench = sub.add_parser("bench", help="print the throughput table")
     bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
-    bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
     match.add_arguments(sub.add_parser("match", help="two engines over an opening suite: Elo and SPRT"))
 
