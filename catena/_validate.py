@@ -1,8 +1,10 @@
-"""Checks of the numbers the public API takes: one home for what counts as a number.
+"""Checks of the arguments the public API takes: one home for what counts as a number,
+a flag or a choice.
 
 An integer is an int or another ``numbers.Integral`` (a NumPy integer), never a
 bool.  A real number is any ``numbers.Real`` (int, float, Fraction, a NumPy
-float), never a bool, a str or bytes, and never NaN.  A wrong type raises
+float), never a bool, a str or bytes, and never NaN.  A flag is True or False.
+A choice is one of a few values of the same type.  A wrong type raises
 TypeError, a value out of range ValueError; both name the argument.
 
 >>> integer(3, "depth", minimum=0)
