@@ -9,7 +9,7 @@ out of the installed package.
 import argparse
 import sys
 
-from callgrind import placement_costs          # bench/callgrind.py: the script's folder is on the path
+from callgrind import placement_costs  # bench/callgrind.py: the script's folder is on the path
 
 from catena.benchmark import report
 

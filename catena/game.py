@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol, Union
 
-from catena._geometry import Move
-
-from catena._position import Position, check_komi, GAME_TYPES, SCORINGS
-from catena._geometry import check_size
+from catena._geometry import Move, check_size
+from catena._position import GAME_TYPES, SCORINGS, Position, check_komi
 from catena.errors import CatenaError, SetupError
 from catena.results import Outcome
 

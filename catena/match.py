@@ -33,8 +33,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
-from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena._geometry import check_size
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena._validate import integer
 from catena.elo import PairStats, Sprt
 from catena.engines import EngineFailure, GtpClient, PlayerSpec, parse_spec
@@ -534,8 +534,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m catena match``."""
     for side in ("a", "b"):
         group = parser.add_mutually_exclusive_group(required=True)
-        group.add_argument(f"--{side}", metavar="SPEC", help=f'engine {side.upper()} in process, e.g. "mcts iterations=2000"')
-        group.add_argument(f"--{side}-cmd", metavar="COMMAND", help=f"engine {side.upper()}: a GTP engine's command line")
+        group.add_argument(f"--{side}", metavar="SPEC",
+                           help=f'engine {side.upper()} in process, e.g. "mcts iterations=2000"')
+        group.add_argument(f"--{side}-cmd", metavar="COMMAND",
+                           help=f"engine {side.upper()}: a GTP engine's command line")
     parser.add_argument("--games", type=int, default=100, help="games at most (rounded up to whole pairs; default 100)")
     parser.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
     parser.add_argument("--game-type", default="komi", choices=GAME_TYPES)

@@ -141,7 +141,8 @@ def transform_action(action: int, k: int, size: int = 6) -> int:
     return action if action == len(table) else table[action]
 
 
-def transform_policy(policy: numpy.typing.NDArray[numpy.generic], k: int, size: int = 6) -> numpy.typing.NDArray[numpy.generic]:
+def transform_policy(policy: numpy.typing.NDArray[numpy.generic], k: int,
+                     size: int = 6) -> numpy.typing.NDArray[numpy.generic]:
     """A vector over action ids (last axis: cells, then the button) under symmetry ``k``.
 
     >>> transform_policy(numpy.arange(8), 1, size=2)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from catena._geometry import Move
 from catena._position import KOMI_RANGES, Position, random_playouts
-from catena._validate import integer, optional_integer, optional_real, seed as checked_seed
+from catena._validate import integer, optional_integer, optional_real
+from catena._validate import seed as checked_seed
 from catena.errors import CatenaError
 
 if TYPE_CHECKING:

@@ -41,7 +41,7 @@ True
 Traceback (most recent call last):
 ...
 catena.record.RecordError: line 8, column 67: illegal move 2 (white) A2: A2 is illegal: A1 and B2 are in the same ribbon, so it would close a ring (R7)
-"""
+"""  # noqa: E501 (a doctest shows the whole message)
 
 from __future__ import annotations
 
@@ -50,9 +50,9 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any, Dict, List, NoReturn, Optional, Tuple, Union
 
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena.errors import CatenaError
 from catena.game import Game, GameOutcome
-from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 
 __all__ = ["GameRecord", "RecordError", "read_game", "read_games", "write_game",
            "REQUIRED_TAGS", "RESULTS"]
@@ -89,7 +89,7 @@ class RecordError(CatenaError):
     Traceback (most recent call last):
       ...
     catena.record.RecordError: line 2, column 1: expected the tag GameType (required: Size, GameType, Scoring) before the moves, found end of text
-    """
+    """  # noqa: E501 (a doctest shows the whole message)
 
     def __init__(self, reason: str, line: Optional[int] = None, column: Optional[int] = None):
         self.reason = reason

@@ -15,7 +15,6 @@ import faulthandler
 import math
 import pickle
 import sys
-from fractions import Fraction
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--atheris"]:
     import atheris
@@ -27,7 +26,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import catena
-from catena import Game, MCTS, Move, Position
+from catena import MCTS, Game, Move, Position
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 CLEAR = (ValueError, TypeError, IndexError, AttributeError, RuntimeError, MemoryError)
@@ -126,7 +125,7 @@ def queries(world, data, pos):
     pos.is_legal(move_like(world, data))
     pos.peek(), pos.outcome(), pos.score(), pos.ribbons(), pos.last_claims(), pos.to_array()
     str(pos), repr(pos), pos.zobrist, pos.to_move, pos.button, pos.stones_left, pos.move_stack
-    pos == world.pick(world.positions, data.draw(st.integers(0, 9)))
+    assert isinstance(pos == world.pick(world.positions, data.draw(st.integers(0, 9))), bool)
     pos.stone_at(data.draw(arg(st.integers(-1, 30))))
 
 
@@ -237,7 +236,8 @@ def game(world, data, pos):
         g.pop()
     elif call == 5:
         g.phase, g.to_act, g.outcome(), g.actions, repr(g)
-        g.colour_of(data.draw(arg(st.sampled_from(["P1", "P2"])))), g.player_of(data.draw(arg(st.sampled_from(["black", "white"]))))
+        g.colour_of(data.draw(arg(st.sampled_from(["P1", "P2"])))),
+        g.player_of(data.draw(arg(st.sampled_from(["black", "white"]))))
     else:
         text = catena.write_game(g, **data.draw(st.dictionaries(st.sampled_from(["P1", "Event", "x y"]),
                                                                   arg(st.text(max_size=5)), max_size=2)))

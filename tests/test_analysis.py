@@ -192,7 +192,8 @@ def test_command_line(tmp_path):
     end = lines.index(next(line for line in lines if line.startswith("exact value")))
     rows = [line.split() for line in lines[header + 1:end]]
     pos = catena.Position(size=3)
-    pos.push("B2"); pos.push("D4")
+    pos.push("B2")
+    pos.push("D4")
     assert sorted(row[0] for row in rows) == sorted(m.name for m in pos.legal_moves())
     assert all(row[-1] == "proven" for row in rows)
     margins = [float(row[3]) for row in rows]

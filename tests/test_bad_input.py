@@ -9,7 +9,6 @@ import pytest
 import catena
 from catena import CatenaError, CellError, Game, IllegalMoveError, Move, Position, SetupError
 
-
 # ---------------------------------------------------------------- helpers
 
 def snapshot(pos):

@@ -16,7 +16,7 @@ import random
 import pytest
 
 import catena
-from catena import CatenaError, Game, IllegalMoveError, MCTS, Position, SearchResult
+from catena import MCTS, CatenaError, Game, IllegalMoveError, Position, SearchResult
 from catena.match import play_game
 from catena.players import MCTSPlayer, RandomPlayer
 
@@ -480,7 +480,7 @@ def test_plays_win_in_one():
     assert immediate(pos)[0] == {catena.Move("A1", size=1)}
     for options in (dict(), dict(rave=False)):
         assert MCTS(seed=0, **options).search(pos, iterations=50).best_move.name == "A1"
-    for i, (pos, win) in enumerate(_win_in_one_sample()):
+    for i, (pos, _win) in enumerate(_win_in_one_sample()):
         winning, best = best_moves(pos)
         for options in (dict(), dict(rave=False), dict(threads=2), dict(score_weight=0)):
             result = MCTS(seed=i, **options).search(pos, iterations=2000)

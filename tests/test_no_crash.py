@@ -172,7 +172,9 @@ def test_busy_mcts_refuses_search_advance_and_reinit():
 
 
 def test_copies_of_an_mcts_are_independent():
-    mcts = MCTS(seed=5, threads=2, rave=False, c=0.5, expand_visits=2, tree_nodes=100_000, score_weight=0.5, exact_cells=3)
+    settings = dict(seed=5, threads=2, rave=False, c=0.5, expand_visits=2, tree_nodes=100_000, score_weight=0.5,
+                    exact_cells=3)
+    mcts = MCTS(**settings)
     mcts.search(Position(size=4), iterations=500)
     sizes = mcts.tree_size
     for other in (copy.copy(mcts), copy.deepcopy(mcts), pickle.loads(pickle.dumps(mcts))):
@@ -184,8 +186,7 @@ def test_copies_of_an_mcts_are_independent():
         assert mcts.tree_size == sizes
     # the same seed gives the copy the same search as a new object
     assert (copy.copy(mcts).search(Position(size=4), iterations=400).visits
-            == MCTS(seed=5, threads=2, rave=False, c=0.5, expand_visits=2,
-                    tree_nodes=100_000, score_weight=0.5, exact_cells=3).search(Position(size=4), iterations=400).visits)
+            == MCTS(**settings).search(Position(size=4), iterations=400).visits)
 
 
 def test_copies_search_in_parallel_threads():

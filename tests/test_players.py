@@ -6,7 +6,7 @@ games through Game.play are in test_mcts.py.
 
 import pytest
 
-from catena import Game, MCTS, Position
+from catena import MCTS, Game, Position
 from catena._position import KOMI_RANGES
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 

@@ -180,7 +180,7 @@ def random_game(size, seed, game_type="komi", scoring="standard", komi=0, button
 def placer_colours(moves, game_type="komi"):
     """The colour of the player making each move, by move order (R13, R18, R19)."""
     out, mover, left = [], BLACK, 1
-    for m in moves:
+    for _ in moves:
         out.append(mover)
         if game_type == "double":
             left -= 1
@@ -483,7 +483,7 @@ def test_r10_bounded_ribbon_never_changes_again():
     """R10: once bounded, a ribbon keeps its cells and its colours to the end of the game."""
     for seed, size in enumerate((6, 5, 4)):
         frozen = {}
-        def check(before, move, after):
+        def check(before, move, after, frozen=frozen):
             ribs = {frozenset(r.cells): r for r in after.ribbons()}
             for cells_, colours in frozen.items():
                 assert cells_ in ribs and ribs[cells_].bounded
@@ -812,7 +812,8 @@ def test_r18_nokomi_setup_through_game():
     for choice, white_player in (("black", "P1"), ("white", "P2")):
         game = catena.Game(size=4, game_type="nokomi")
         assert (game.phase, game.to_act, game.komi) == ("first_stone", "P1", 0)
-        for action in (lambda: game.choose_komi(0), lambda: game.choose_colour(choice)):
+        for action in (lambda game=game: game.choose_komi(0),
+                       lambda game=game, choice=choice: game.choose_colour(choice)):
             with pytest.raises(catena.SetupError):
                 action()
         with pytest.raises(IllegalMoveError):
@@ -1081,8 +1082,8 @@ def test_r24_pairs_of_equal_length_are_removed():
     """R24: Black [2,1,1,1] vs White [2,2]: the 2-2 pair goes, White's other 2 is the longest left: White wins."""
     pos = make(3, "D3 C5 A3 C4 E5 B2 C1 A1 E3", scoring="longest")
     ribs = final_ribbons(pos)
-    assert sorted(l for o, l in ribs if o == BLACK) == [1, 1, 1, 2]
-    assert sorted(l for o, l in ribs if o == WHITE) == [2, 2]
+    assert sorted(length for owner, length in ribs if owner == BLACK) == [1, 1, 1, 2]
+    assert sorted(length for owner, length in ribs if owner == WHITE) == [2, 2]
     assert pos.outcome().winner == WHITE
     assert make(3, "D3 C5 A3 C4 E5 B2 C1 A1 E3").outcome().winner == BLACK   # standard 5 vs 4.5
 
@@ -1202,7 +1203,7 @@ def test_f4_symmetric_positions_play_alike():
         syms = catena.symmetries(size)
         assert len(set(syms)) == 12
         for sym in syms:
-            for i, name in enumerate(names):
+            for i in range(len(names)):
                 assert {names[sym[j]] for j in catena.neighbours(i, size)} == nbrs(size, names[sym[i]])
         game = random_game(size, 1900 + size, button_p=0.1)
         moves = [str(m) for m in game.move_stack]

@@ -182,7 +182,8 @@ def test_empty_board_matches_brute_force(size, game_type, scoring):
 @pytest.mark.parametrize("size", [1, 2])
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_komi_values_match_brute_force(size, scoring):
-    """In game type komi, solve() equals the brute force at several komis; under standard/square margin(k) = margin(0) - k."""
+    """In game type komi, solve() equals the brute force at several komis; under standard/square margin(k) =
+    margin(0) - k."""
     komis = (0, 1, 2, 3, 7, 8, 9, 15) if scoring != "square" else (0, 1, 2, 8, 9, 50, 1000)
     base = catena.solve(Position(size, "komi", scoring, 0), tt_mb=TT_MB)
     for komi in komis:
@@ -195,7 +196,8 @@ def test_komi_values_match_brute_force(size, scoring):
 
 
 def test_endgames_match_brute_force():
-    """Side-3/4 endgames from seeded random play (<= 8 legal moves, all game types and scorings) solve to the brute-force value."""
+    """Side-3/4 endgames from seeded random play (<= 8 legal moves, all game types and scorings) solve to the
+    brute-force value."""
     assert len(ENDGAMES) >= 40
     kinds = {(p.size, p.game_type, p.scoring) for p in ENDGAMES}
     assert {(3, g, s) for g, s in COMBOS} <= kinds
@@ -348,7 +350,8 @@ def f4_twin(pos):
 
 
 def test_f4_colour_arrangement_inside_unbounded_ribbons():
-    """F4: positions with the same occupied cells, unbounded ribbons and black counts but colours arranged differently get the same value."""
+    """F4: positions with the same occupied cells, unbounded ribbons and black counts but colours arranged
+    differently get the same value."""
     pairs = 0
     kinds = set()
     for size in (3, 4):
@@ -634,7 +637,8 @@ def test_recorded_small_values_are_the_brute_force_ones():
 @pytest.mark.parametrize("size", [1, 2, 3])
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_fair_komi(size, scoring):
-    """fair_komi is the recorded one; Black wins at it and loses one point above it (when in range), as komi_table says."""
+    """fair_komi is the recorded one; Black wins at it and loses one point above it (when in range), as
+    komi_table says."""
     fair = fair_komi(size, scoring, tt_mb=TT_MB)
     assert fair == FAIR_KOMI[size, scoring]
     rows = {row.komi: row for row in komi_table(size, scoring, tt_mb=TT_MB)}
@@ -713,7 +717,8 @@ def mcts_positions():
 
 
 def test_mcts_agrees_with_the_solver():
-    """Where the solver says the mover wins, MCTS proves that winner or picks a winning move; a proven MCTS winner is the solver's."""
+    """Where the solver says the mover wins, MCTS proves that winner or picks a winning move; a proven MCTS
+    winner is the solver's."""
     winning = 0
     for pos in mcts_positions():
         exact = catena.solve(pos, tt_mb=TT_MB)
@@ -766,7 +771,8 @@ def test_solve_rejects_bad_limits(kwargs, error):
 
 
 def test_solve_huge_max_nodes():
-    """A max_nodes too large for the core either solves (as no limit) or raises a clear error, never a silent unsolved result."""
+    """A max_nodes too large for the core either solves (as no limit) or raises a clear error, never a silent
+    unsolved result."""
     pos = Position(2)
     try:
         result = catena.solve(pos, max_nodes=2 ** 70)
@@ -777,7 +783,8 @@ def test_solve_huge_max_nodes():
 
 @pytest.mark.parametrize("game_type,scoring", COMBOS)
 def test_solve_finished_game(game_type, scoring):
-    """solve() of a finished game is solved with the final margin (winner under longest), no best move and an empty pv."""
+    """solve() of a finished game is solved with the final margin (winner under longest), no best move and an
+    empty pv."""
     for seed in range(3):
         pos = random_endgame(3, game_type, scoring, seed, 0)
         assert pos.is_game_over()

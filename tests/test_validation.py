@@ -14,11 +14,11 @@ from catena._validate import boolean, choice, integer, real, seed
 from catena.observation import observation_tensor
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
-
 # ---------------------------------------------------------------- the helper itself
 
 def test_the_helper_examples_run():
     import doctest
+
     import catena._validate
     result = doctest.testmod(catena._validate)
     assert result.failed == 0 and result.attempted > 0
@@ -169,7 +169,8 @@ def test_integers_refuse_bools_floats_and_bytes(what, call, bad):
 @pytest.mark.parametrize("what,call", INTEGER_ARGUMENTS, ids=[f"{w}-{i}" for i, (w, _) in enumerate(INTEGER_ARGUMENTS)])
 def test_integers_take_numpy_integers(what, call):
     value = {"board size": 3, "komi": 2, "cell index": 4, "cell": 4, "depth": 2, "n": 3, "threads": 1,
-             "expand_visits": 1, "tree_nodes": 100_000, "max_nodes": 100_000, "iterations": 50, "playouts": 10, "sym_stones": 3}[what]
+             "expand_visits": 1, "tree_nodes": 100_000, "max_nodes": 100_000, "iterations": 50, "playouts": 10,
+             "sym_stones": 3}[what]
     call(numpy.int64(value))
 
 
