@@ -9,9 +9,9 @@ out of the installed package.
 import argparse
 import sys
 
-from callgrind import placement_costs  # bench/callgrind.py: the script's folder is on the path
-
 from catena.benchmark import report
+
+from callgrind import placement_costs  # bench/callgrind.py: the script's folder is on the path
 
 
 def main() -> int:

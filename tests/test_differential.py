@@ -27,9 +27,10 @@ import copy
 import random
 
 import pytest
-from _fastref import cell_names, ref_position
 
 import catena
+
+from _fastref import cell_names, ref_position
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")

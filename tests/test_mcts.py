@@ -1,9 +1,9 @@
 """Tests of the Monte Carlo tree search (``catena.MCTS``) and of the players built on it.
 
 Rule numbers (R1..R25) refer to docs/rules.md.  Every random choice is
-seeded, so the suite is reproducible.  The oracle for game values is ``minimax`` below:
-an exhaustive search (every legal move of every node is evaluated, no pruning) over
-``Position.push``/``pop`` on a copy, returning only the winner.
+seeded, so the suite is reproducible.  The oracle for game values is ``minimax_winner``
+of tests/conftest.py: an exhaustive search (every legal move of every node is evaluated,
+no pruning) over ``Position.push``/``pop``, returning only the winner.
 
 Parity fact used in the comments: a finished game never ties.  In the button games the
 half point of the button breaks ties (R16, R24, R25); in double placement the number
@@ -19,6 +19,8 @@ import catena
 from catena import MCTS, CatenaError, Game, IllegalMoveError, Position, SearchResult
 from catena.match import play_game
 from catena.players import MCTSPlayer, RandomPlayer
+
+from conftest import minimax_winner
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -71,41 +73,13 @@ def random_endgame(size, game_type, scoring, komi, rng, max_legal):
             return pos
 
 
-def minimax(pos, memo=None):
-    """Winner under best play of ``pos``: "black", "white" or None (draw).
-
-    Exhaustive: every legal move of every node is searched (no alpha-beta).  ``memo``
-    (a dict) shares the value of equal positions: the key is the stones shown, the side
-    to move, the button and the stone of the turn.  That is the whole future: legality
-    and boundedness depend on the occupied cells only (R7, R9), bounded ribbons are
-    shown in their owner's colour (R12), and the last placer of R15/R21 is decided by
-    moves still to come (a game cannot end on a button move, R14).
-    """
-    if pos.is_game_over():
-        return pos.outcome().winner
-    if memo is not None:
-        key = (pos.to_array().tobytes(), pos.to_move, pos.button, pos.stones_left)
-        if key in memo:
-            return memo[key]
-    mover = pos.to_move
-    values = []
-    for move in pos.legal_moves():
-        pos.push(move)
-        values.append(minimax(pos, memo))
-        pos.pop()
-    value = mover if mover in values else (None if None in values else other(mover))
-    if memo is not None:
-        memo[key] = value
-    return value
-
-
 def move_values(pos, memo=None):
     """{move: minimax winner after the move} for every legal move of ``pos``."""
     pos = pos.copy()
     out = {}
     for move in pos.legal_moves():
         pos.push(move)
-        out[move] = minimax(pos, memo)
+        out[move] = minimax_winner(pos, memo)
         pos.pop()
     return out
 
@@ -311,11 +285,11 @@ def test_minimax_memo_agrees_with_plain_minimax():
             for scoring in SCORINGS:
                 for komi in ((0, 1, 3) if game_type == "komi" else (0,)):
                     pos = Position(size, game_type, scoring, komi)
-                    assert minimax(pos.copy()) == minimax(pos.copy(), {})
+                    assert minimax_winner(pos.copy()) == minimax_winner(pos.copy(), {})
     rng = random.Random(17)
     for _ in range(10):
         pos = random_endgame(3, rng.choice(GAME_TYPES), "standard", 0, rng, 6)
-        assert minimax(pos.copy()) == minimax(pos.copy(), {})
+        assert minimax_winner(pos.copy()) == minimax_winner(pos.copy(), {})
 
 
 TINY_BOARDS = [(size, game_type, scoring, komi)
@@ -328,7 +302,7 @@ def test_tiny_empty_boards_are_solved(size, game_type, scoring, komi):
     """Sides 1 and 2 from the empty board: MCTS proves the root, with minimax's winner and a winning move."""
     pos = Position(size, game_type, scoring, komi)
     memo = {}
-    value = minimax(pos.copy(), memo)
+    value = minimax_winner(pos.copy(), memo)
     values = move_values(pos, memo)
     assert value is not None                      # no draws (parity, see the module docstring)
     for options in (dict(), dict(rave=False)):
@@ -377,7 +351,7 @@ def test_endgames_solved_like_minimax(threads):
     wins = losses = 0
     for i, pos in enumerate(ENDGAMES):
         memo = {}
-        value = minimax(pos.copy(), memo)
+        value = minimax_winner(pos.copy(), memo)
         values = move_values(pos, memo)
         result = MCTS(seed=i, threads=threads, rave=i % 2 == 0).search(pos, iterations=30_000)
         where = (pos, result.best_move, result.winner, value)
@@ -402,7 +376,7 @@ def test_proven_results_match_minimax_under_small_budgets(threads):
         scoring = rng.choice(SCORINGS)
         pos = random_endgame(size, game_type, scoring, 0, rng, rng.randint(6, 10))
         memo = {}
-        value = minimax(pos.copy(), memo)
+        value = minimax_winner(pos.copy(), memo)
         values = None
         for budget in (30, 100, 300):
             result = MCTS(seed=i, threads=threads).search(pos, iterations=budget)
@@ -424,7 +398,7 @@ def test_two_threads_proven_win_plays_the_winning_move():
     # the other five moves lose (minimax).
     pos = make(3, "E4 E3 E5 D2 A2 A3 B2", game_type="double", scoring="square")
     values = move_values(pos, {})
-    assert minimax(pos.copy()) == "black" and pos.to_move == "black"
+    assert minimax_winner(pos.copy()) == "black" and pos.to_move == "black"
     assert {m.name for m, v in values.items() if v == "black"} == {"B4", "C2", "D5"}
     wrong = []
     for seed in range(20):
@@ -503,7 +477,7 @@ def _loss_in_one_sample():
         bad = lose | allow
         if win or not bad or len(bad) == len(pos.legal_moves()):
             continue
-        if minimax(pos.copy(), {}) != pos.to_move:
+        if minimax_winner(pos.copy(), {}) != pos.to_move:
             continue
         sample.append((pos, bad))
     return sample

@@ -10,22 +10,9 @@ from catena import MCTS, Game, Position
 from catena._position import KOMI_RANGES
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
+from conftest import minimax_winner
+
 GAME_TYPES = ("komi", "nokomi", "double")
-
-
-def minimax(pos):
-    """Winner under best play (exhaustive, for side-2 boards only)."""
-    if pos.is_game_over():
-        return pos.outcome().winner
-    mover = pos.to_move
-    values = []
-    for move in pos.legal_moves():
-        pos.push(move)
-        values.append(minimax(pos))
-        pos.pop()
-    if mover in values:
-        return mover
-    return None if None in values else ("white" if mover == "black" else "black")
 
 
 def test_random_player_is_seeded_and_legal():
@@ -82,7 +69,7 @@ def test_mcts_player_with_a_time_budget():
 def test_komi_choice_on_side_2_is_at_the_solved_threshold(scoring, seed):
     """As P1 on side 2, MCTSPlayer chooses the komi where the solved winner switches from Black to White."""
     high = 15 if scoring == "standard" else 40
-    winners = [minimax(Position(2, "komi", scoring, k)) for k in range(high + 1)]
+    winners = [minimax_winner(Position(2, "komi", scoring, k)) for k in range(high + 1)]
     switch = winners.index("white")
     assert set(winners[:switch]) == {"black"} and set(winners[switch:]) == {"white"}
     komi = MCTSPlayer(iterations=2000, seed=seed).choose_komi(Game(2, "komi", scoring))
@@ -112,7 +99,7 @@ def test_mcts_player_colour_choice_takes_the_solved_winner(game_type):
                 game.choose_komi(komi)
             else:
                 game.push(opening)
-            winner = minimax(game.position.copy())
+            winner = minimax_winner(game.position.copy())
             assert MCTSPlayer(iterations=3000, seed=komi).choose_colour(game) == winner
 
 

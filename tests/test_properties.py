@@ -7,8 +7,9 @@ end once the list runs out.  Rule numbers refer to docs/rules.md.
 
 Properties, after every move:
 
-* every group of stones is a ribbon (R4, R5), checked with a flood fill over
-  ``to_array`` and ``catena.neighbours``, and the groups are exactly ``ribbons()``;
+* every group of stones is a ribbon (R4, R5), checked over ``to_array`` and
+  ``catena.neighbours`` (the groups by the reference's flood fill), and the groups are
+  exactly ``ribbons()``;
 * the legal cells only shrink (R8); the button is a move exactly while untaken
   (R13, R18, R19) and leaves the list once taken;
 * bounded ribbons are one colour and never change cells or colour afterwards
@@ -22,14 +23,19 @@ independent of the original; equal positions reached by different move orders
 """
 
 import copy
+import os
 import pickle
 import random
+import sys
 from functools import lru_cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import catena
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _fastref import ref  # noqa: E402  (tests/reference.py, its geometry memoised)
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -104,22 +110,12 @@ def snapshot(pos):
 
 
 def groups_of(board, size):
-    """Flood fill: the groups of stones (R4) as lists of cell indices."""
-    nbs = nb_table(size)
-    seen, out = set(), []
-    for start in range(len(board)):
-        if board[start] and start not in seen:
-            group, todo = [start], [start]
-            seen.add(start)
-            while todo:
-                c = todo.pop()
-                for d in nbs[c]:
-                    if board[d] and d not in seen:
-                        seen.add(d)
-                        group.append(d)
-                        todo.append(d)
-            out.append(group)
-    return out
+    """The groups of stones (R4) as lists of cell indices, by tests/reference.py's flood fill
+    (its cells come in catena's index order: test_differential checks the names agree)."""
+    cells = ref._cells(size)
+    index = {cell: i for i, cell in enumerate(cells)}
+    stones = {cells[i] for i, colour in enumerate(board) if colour}
+    return [sorted(index[cell] for cell in group) for group in ref._groups(size, stones)]
 
 
 def check_ribbons(pos, ctx):
