@@ -1,4 +1,5 @@
-"""Tests of the Monte Carlo tree search (``catena.MCTS``) and of the players built on it.
+"""Tests of the Monte Carlo tree search (``catena.MCTS``); the players built on it are in
+test_players.py.
 
 Rule numbers (R1..R25) refer to docs/rules.md.  Every random choice is
 seeded, so the suite is reproducible.  The oracle for game values is ``minimax_winner``
@@ -16,9 +17,7 @@ import random
 import pytest
 
 import catena
-from catena import MCTS, CatenaError, Game, IllegalMoveError, Position, SearchResult
-from catena.match import play_game
-from catena.players import MCTSPlayer, RandomPlayer
+from catena import MCTS, CatenaError, IllegalMoveError, Position, SearchResult
 
 from conftest import minimax_winner
 
@@ -711,95 +710,6 @@ def test_tree_too_small_for_the_root_still_searches():
         f"{len(result.visits)} root moves searched")
 
 
-# ---------------------------------------------------------------- 7. strength
-
-
-@pytest.mark.parametrize("size,komi", [(4, 0), (6, 3)])
-def test_mcts_player_beats_random_player(size, komi):
-    """MCTSPlayer(iterations=1000) wins at least 95 of 100 games against RandomPlayer (colours alternate)."""
-    score = 0.0
-    for game in range(100):
-        score += play_game(MCTSPlayer(iterations=1000, seed=game), RandomPlayer(seed=10_000 + game),
-                           size=size, komi=komi, first_is_black=game % 2 == 0)
-    assert score >= 95, score
-
-
-# ---------------------------------------------------------------- 8. setup decisions
-
-
-@pytest.mark.parametrize("scoring", SCORINGS)
-@pytest.mark.parametrize("game_type", GAME_TYPES)
-def test_game_play_with_mcts_players(game_type, scoring):
-    """Game.play(MCTSPlayer, MCTSPlayer) on side 3: finishes, komi in range, P2 takes its better colour."""
-    budget, seed2 = 1500, 22
-    p1, p2 = MCTSPlayer(iterations=budget, seed=11), MCTSPlayer(iterations=budget, seed=seed2)
-    log = []
-
-    def on_action(game, who, kind, value):
-        entry = [who, kind, value, game.to_act]
-        if kind == "colour":
-            # P2's own search, reproduced: P2 has not searched before its colour choice
-            position = game.position
-            own = MCTS(seed=seed2).search(position, iterations=budget)
-            black = own.value if position.to_move == "black" else 1.0 - own.value
-            entry.append((own.score, black))
-        log.append(entry)
-
-    game = Game(size=3, game_type=game_type, scoring=scoring)
-    out = game.play(p1, p2, on_action=on_action)
-    assert game.is_over() and game.to_act is None
-    assert out == game.outcome()
-    assert out.outcome == game.position.outcome()
-    assert game.position.is_game_over()
-
-    kinds = [entry[1] for entry in log]
-    assert [(k, v.name if k == "move" else v) for _, k, v, *_ in log] == game.actions
-    if game_type == "komi":
-        assert kinds[:2] == ["komi", "colour"] and [e[0] for e in log[:2]] == ["P1", "P2"]
-        assert 0 <= game.komi <= KOMI_MAX[scoring] and isinstance(game.komi, int)
-        assert game.position.komi == game.komi
-    elif game_type == "nokomi":
-        assert kinds[:2] == ["move", "colour"] and [e[0] for e in log[:2]] == ["P1", "P2"]
-        assert log[0][2].name != "button"                 # P1's opening black stone (R18)
-        assert game.komi == 0
-    else:
-        assert "komi" not in kinds and "colour" not in kinds   # R19: no setup
-        assert out.p1_colour == "black" and game.komi == 0
-    assert all(k == "move" for k in kinds[2 if game_type != "double" else 0:])
-
-    if game_type != "double":
-        # the colour the margin favours (the win rate under longest ribbon, which has none)
-        _, _, colour, _, (margin, black_value) = next(e for e in log if e[1] == "colour")
-        assert (margin is None) == (scoring == "longest")
-        if margin:
-            expected = "black" if margin > 0 else "white"
-        else:
-            expected = "black" if black_value >= 0.5 else "white"
-        assert colour == expected, (colour, margin, black_value)
-        assert out.p1_colour == other(colour)
-
-    # the outcome is consistent per colour and per player
-    outcome = out.outcome
-    assert outcome.winner in ("black", "white")             # no draws (parity)
-    assert out.winner == outcome.winner
-    assert out.winner_player == ("P1" if outcome.winner == out.p1_colour else "P2")
-    assert game.player_of(outcome.winner) == out.winner_player
-    if scoring == "longest":
-        assert outcome.black_score is None and outcome.white_score is None
-    else:
-        winner_score = outcome.black_score if outcome.winner == "black" else outcome.white_score
-        loser_score = outcome.white_score if outcome.winner == "black" else outcome.black_score
-        assert winner_score > loser_score
-        assert out.score_of(out.winner_player) == winner_score
-    assert (outcome.button is None) == (game_type == "double")
-
-    # replaying the actions reproduces the game
-    replay = Game(size=3, game_type=game_type, scoring=scoring)
-    for kind, value in game.actions:
-        {"komi": replay.choose_komi, "colour": replay.choose_colour, "move": replay.push}[kind](value)
-    assert replay.outcome() == out
-
-
 # ---------------------------------------------------------------- 9. bad input
 
 
@@ -904,13 +814,3 @@ def test_advance_before_any_search():
         mcts.advance("D4")
     assert mcts.tree_size == []
     _still_works(mcts)
-
-
-def test_mcts_player_needs_a_budget():
-    """MCTSPlayer without any budget raises ValueError; bad MCTS options raise at construction."""
-    with pytest.raises(ValueError, match="budget"):
-        MCTSPlayer(iterations=None, seconds=None)
-    with pytest.raises(ValueError):
-        MCTSPlayer(iterations=100, threads=0)
-    with pytest.raises(TypeError):
-        MCTSPlayer(iterations=100, no_such_option=1)
