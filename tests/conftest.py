@@ -59,3 +59,28 @@ def minimax_winner(pos, memo=None):
     of :func:`minimax_value`: the result only rises with the margin)."""
     value = minimax_value(pos, memo)
     return "black" if value > 0 else "white" if value < 0 else None
+
+
+def position_state(pos):
+    """Everything observable about a position, by name (its text drawing is made from these):
+    for the checks that a pop, a copy or a refused call leaves a position exactly as it was."""
+    return {
+        "zobrist": pos.zobrist,
+        "stones": pos.to_array().tobytes(),
+        "legal_moves": [str(m) for m in pos.legal_moves()],
+        "to_move": pos.to_move,
+        "button": pos.button,
+        "stones_left": pos.stones_left,
+        "ply": pos.ply,
+        "is_game_over": pos.is_game_over(),
+        "outcome": pos.outcome(),
+        "ribbons": pos.ribbons(),
+        "last_claims": pos.last_claims(),
+        "move_stack": [str(m) for m in pos.move_stack],
+        "score": pos.score(),
+    }
+
+
+def state_changes(before, after):
+    """{name: (before, after)} of what differs between two :func:`position_state` results."""
+    return {name: (before[name], after[name]) for name in before if before[name] != after[name]}
