@@ -32,7 +32,7 @@ def main() -> int:
     print("| --- | --- | --- | --- | --- | --- |")
     for name, options in VARIANTS.items():
         for iterations in args.iterations:
-            def choose(pos):
+            def choose(pos, options=options, iterations=iterations):
                 return catena.MCTS(seed=len(pos.move_stack), **options).search(
                     pos, iterations=iterations).best_move
             begin = time.perf_counter()

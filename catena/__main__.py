@@ -44,11 +44,7 @@ def _demo(args) -> int:
     start = time.perf_counter()
     result = game.play(p1, p2, on_action=show)
     print(game.position)
-    winner = "draw" if result.winner is None else f"{result.winner_player} ({result.winner}) wins"
-    scores = ""
-    if result.outcome.black_score is not None:
-        scores = f": black {result.outcome.black_score:g}, white {result.outcome.white_score:g}"
-    print(f"Outcome: {winner}{scores} ({time.perf_counter() - start:.1f} s)")
+    print(f"Outcome: {result} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 
@@ -274,8 +270,6 @@ def _print_solved(result) -> int:
 def _analyse(args) -> int:
     from catena.analysis import analyse
 
-    if args.top is not None and args.top < 1:
-        raise ValueError(f"--top must be 1 or more, not {args.top}")
     pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring, komi=args.komi)
     for move in args.moves:
         pos.push(move)
@@ -337,7 +331,7 @@ def _solved(args) -> int:
 def _bench(args) -> int:
     from catena.benchmark import report
     try:
-        report(quick=args.quick, callgrind=not args.no_callgrind)
+        report(quick=args.quick)
     except KeyboardInterrupt:
         print("stopped by Ctrl-C")
         return 1
@@ -348,13 +342,13 @@ def _check_args(args) -> None:
     """Refuse bad numbers before any work starts (ValueError, reported as one line)."""
     if "size" in args:
         check_size(args.size)
-    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "workers": 1}
+    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "workers": 1, "top": 1}
     for name, minimum in positive.items():
         if name in args:
             optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum)
     if "depth" in args:
         integer(args.depth, "--depth", minimum=0)
-    for name in ("seconds", "max_seconds"):
+    for name in ("seconds", "max_seconds", "timeout"):
         if name in args:
             optional_real(getattr(args, name), f"--{name.replace('_', '-')}", positive=True)
     for size in getattr(args, "sizes", ()):
@@ -463,7 +457,6 @@ def main(argv=None) -> int:
     solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
     bench = sub.add_parser("bench", help="print the throughput table")
     bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
-    bench.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
     match.add_arguments(sub.add_parser("match", help="two engines over an opening suite: Elo and SPRT"))
 

@@ -168,6 +168,17 @@ def cells(size=6):
     return names
 
 
+def cell_coordinates(size=6):
+    """(column, row) of each cell of the board of side ``size`` in index order, both
+    counted from 1: the letter and the number of the cell's name.
+
+    >>> cell_coordinates(2)[:3]
+    ((1, 1), (1, 2), (2, 1))
+    """
+    g = geometry_for(check_size(size))
+    return tuple((g.column[i], g.row[i]) for i in range(g.ncells))
+
+
 def cell_name(index, size=6):
     """The name of cell ``index`` on the board of side ``size``.
 

@@ -11,13 +11,15 @@ class MCTS:
     rave: bool
     rave_k: float
     expand_visits: int
-    max_nodes: int
+    tree_nodes: int
     score_weight: float
     exact_cells: int
     def __init__(self, seed: Optional[int] = None, c: Optional[float] = None, threads: int = 1,
                  rave: bool = True, rave_k: float = 300.0, expand_visits: int = 1,
-                 max_nodes: int = 2_000_000, score_weight: float = 0.2,
-                 exact_cells: int = 14) -> None: ...
+                 tree_nodes: int = 2_000_000, score_weight: float = 0.2,
+                 exact_cells: int = 14, *, max_nodes: Optional[int] = None) -> None: ...
+    @property
+    def max_nodes(self) -> int: ...
     def search(self, pos: Position, iterations: Optional[int] = None,
                seconds: Optional[float] = None) -> SearchResult: ...
     def advance(self, move: Union[Move, str, int]) -> None: ...

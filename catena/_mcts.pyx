@@ -24,10 +24,11 @@ from catena._solver cimport EXACT_UNBOUNDED, exact_free, exact_new, exact_solve
 import functools
 import os
 import time
+import warnings
 
 from catena.errors import CatenaError, IllegalMoveError
 from catena._interrupt import run_interruptibly
-from catena._validate import integer, optional_integer, optional_real, real, seed as checked_seed
+from catena._validate import integer, optional_integer, optional_real, real, renamed, seed as checked_seed
 from catena.results import SearchResult
 
 cdef enum:
@@ -406,7 +407,7 @@ cdef class _TreeHandle:
         self.t.beta_table = <float*>malloc(TABLE_SIZE * sizeof(float))
         if (self.t.nodes == NULL or self.t.beta_table == NULL or self.t.root_state == NULL
                 or self.t.scratch == NULL or self.t.played_by == NULL or self.t.path == NULL):
-            raise MemoryError("not enough memory for the search tree; lower max_nodes")
+            raise MemoryError("not enough memory for the search tree; lower tree_nodes")
 
     def __dealloc__(self):
         exact_free(self.t.exact)
@@ -490,7 +491,7 @@ cdef class MCTS:
     parallelism and RAVE.
 
     ``MCTS(seed=None, c=..., threads=1, rave=True, rave_k=300, expand_visits=1,
-    max_nodes=2_000_000, score_weight=0.2, exact_cells=14)``.  Ctrl-C ends a
+    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14)``.  Ctrl-C ends a
     search early and returns what it found.  ``c`` is the UCT exploration
     constant (default 0.25 with RAVE, 0.7 without).  With a seed and an
     iteration budget a search is reproducible; each thread searches its own
@@ -530,18 +531,19 @@ cdef class MCTS:
     cdef readonly bint rave
     cdef readonly double rave_k
     cdef readonly int expand_visits
-    cdef readonly long long max_nodes
+    cdef readonly long long tree_nodes
     cdef readonly double score_weight
     cdef readonly int exact_cells
     cdef bint _busy                # a search runs: the object belongs to the thread running it
 
     def __init__(self, seed=None, c=None, threads=1, rave=True, rave_k=300.0, expand_visits=1,
-                 max_nodes=2_000_000, score_weight=0.2, exact_cells=14):
+                 tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, max_nodes=None):
         self._check_idle("be re-initialised")
+        tree_nodes = renamed(tree_nodes, "tree_nodes", 2_000_000, max_nodes, "max_nodes", "MCTS")
         self.seed = checked_seed(seed)
         self.threads = integer(threads, "threads", 1, MAX_THREADS)
         self.expand_visits = integer(expand_visits, "expand_visits", 1, 0x7FFFFFFF)
-        self.max_nodes = integer(max_nodes, "max_nodes", 1000, MAX_TREE_NODES)
+        self.tree_nodes = integer(tree_nodes, "tree_nodes", 1000, MAX_TREE_NODES)
         self.exact_cells = integer(exact_cells, "exact_cells", 0, 0x7FFFFFFF)
         self.rave = bool(rave)
         self.rave_k = real(rave_k, "rave_k", positive=True)
@@ -551,9 +553,9 @@ cdef class MCTS:
         self._position = None
 
     cdef _TreeHandle _new_tree(self, Position pos, int index):
-        capacity = self.max_nodes // self.threads
+        capacity = self.tree_nodes // self.threads
         if capacity < 4 * (pos._st.ncells + 1):
-            raise ValueError(f"max_nodes={self.max_nodes} is too small for side {pos.size}: each of the "
+            raise ValueError(f"tree_nodes={self.tree_nodes} is too small for side {pos.size}: each of the "
                              f"{self.threads} trees needs room for at least {4 * (pos._st.ncells + 1)} nodes")
         cdef _TreeHandle tree = _TreeHandle(capacity, pos._st.ncells)
         cdef int i
@@ -787,7 +789,13 @@ cdef class MCTS:
         """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
         empty until its first search."""
         return (type(self), (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
-                             self.max_nodes))
+                       self.tree_nodes, self.score_weight, self.exact_cells))
+
+    @property
+    def max_nodes(self):
+        """The old name of :attr:`tree_nodes` (deprecated)."""
+        warnings.warn("MCTS.max_nodes is now MCTS.tree_nodes; the old name will go", DeprecationWarning)
+        return self.tree_nodes
 
     @property
     def tree_size(self):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from catena._geometry import Move
 from catena._position import Position
+from catena._validate import boolean, choice
 
 if TYPE_CHECKING:
     from catena.results import SearchResult, SolveResult
@@ -134,8 +135,7 @@ class Analysis:
         return {line.move: float(line.visits) for line in self.moves}
 
     def _kind(self, kind: str) -> str:
-        if kind not in ("auto", "margin", "win_rate", "visits"):
-            raise ValueError(f"kind must be 'auto', 'margin', 'win_rate' or 'visits', not {kind!r}")
+        choice(kind, "kind", ("auto", "margin", "win_rate", "visits"))
         if kind == "auto":
             return "margin" if self.proven else "win_rate"
         return kind
@@ -276,8 +276,7 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
 
     if not isinstance(pos, Position):
         raise TypeError(f"analyse(): expected a catena.Position, not {type(pos).__name__}")
-    if exact is not None and not isinstance(exact, bool):
-        raise TypeError(f"analyse(): exact must be True, False or None, not {exact!r}")
+    boolean(exact, "analyse(): exact", optional=True)
     if pos.is_game_over():
         raise ValueError("analyse(): the game is over, there is no move to analyse")
     if seconds is None and iterations is None:

@@ -2,9 +2,10 @@
 
 ``python -m catena bench`` prints one table: per board side, random playouts
 from the empty board (per wall and per CPU second of the process), perft from
-the empty board and from a fixed middle-game position, the C position's size,
-Python call costs on the side-6 middle game, and, where valgrind is installed,
-machine instructions per placement.
+the empty board and from a fixed middle-game position, the C position's size and
+Python call costs on the side-6 middle game.  ``python bench/report.py`` (in a
+source checkout) adds machine instructions per placement counted by valgrind
+(bench/callgrind.py, developer tooling that is not installed).
 
 The signature is a fixed set of perft runs and seeded playouts whose totals
 must not change unless the engine's behaviour does (tests/test_signature.py).
@@ -16,6 +17,7 @@ import random
 import statistics
 import time
 import timeit
+from typing import Callable, Dict, Optional
 
 from catena._position import Position, perft, position_bytes, random_playouts
 
@@ -134,9 +136,16 @@ def signature() -> dict[str, int]:
 
 # -- the report ---------------------------------------------------------------
 
-def report(quick: bool = False, callgrind: bool = True, out=print, progress: bool = True) -> None:
+PlacementCosts = Callable[[int, int], Optional[Dict[str, float]]]
+
+
+def report(quick: bool = False, callgrind: Optional[PlacementCosts] = None, out=print,
+           progress: bool = True) -> None:
     """Print the benchmark table (``quick`` runs fewer games, for a smoke test), with a
-    progress bar on stderr over its measurements unless ``progress`` is False."""
+    progress bar on stderr over its measurements unless ``progress`` is False.
+
+    ``callgrind(size, playouts)`` adds the rows of instructions and branch mispredicts per
+    placement (bench/callgrind.py's ``placement_costs``: None where valgrind is missing)."""
     from catena.progress import bar, noting_ctrl_c
 
     repeat = 1 if quick else 3
@@ -156,7 +165,7 @@ def report(quick: bool = False, callgrind: bool = True, out=print, progress: boo
     _print_table(rows, out)
 
 
-def _measure(quick: bool, callgrind: bool, repeat: int, put, step) -> None:
+def _measure(quick: bool, callgrind: Optional[PlacementCosts], repeat: int, put, step) -> None:
     """Run every measurement of the report, calling ``put(row, size, text)`` with each
     number and ``step(what)`` after each part."""
     for size in SIZES:
@@ -189,9 +198,8 @@ def _measure(quick: bool, callgrind: bool, repeat: int, put, step) -> None:
         put(label, 6, f"{costs[name]:.0f}")
     step("Python calls")
     if callgrind:
-        from catena._callgrind import placement_costs
         for size in (6, 10):
-            costs = placement_costs(size, 200 if quick else 20_000)
+            costs = callgrind(size, 200 if quick else 20_000)
             put("instructions/placement (callgrind)", size,
                 "no valgrind" if costs is None else f"{costs['instructions']:.0f}")
             put("mispredicts/placement (cachegrind)", size,

@@ -18,7 +18,7 @@ class CellError(CatenaError):
     Traceback (most recent call last):
       ...
     catena.errors.CellError: 'Z1' is not on the board of side 6: columns and rows run 1 to 11 and |column - row| must be at most 5 (here column 26, row 1)
-    """
+    """  # noqa: E501 (a doctest shows the whole message)
 
 
 class IllegalMoveError(CatenaError):
@@ -53,4 +53,4 @@ class TooMuchWorkError(CatenaError):
     Traceback (most recent call last):
       ...
     catena.errors.TooMuchWorkError: solving this position exactly would take of the order of 10^17 nodes, about 1532 years at 3 million nodes a second (61 legal cells; the work grows about 1.9 times per legal cell, docs/side4.md): give max_seconds or max_nodes to search with a limit and get proven bounds
-    """
+    """  # noqa: E501 (a doctest shows the whole message)

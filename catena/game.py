@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol, Union
 
-from catena._geometry import Move
-
-from catena._position import Position, check_komi, GAME_TYPES, SCORINGS
-from catena._geometry import check_size
+from catena._geometry import Move, check_size
+from catena._position import GAME_TYPES, SCORINGS, Position, check_komi
 from catena.errors import CatenaError, SetupError
 from catena.results import Outcome
 
@@ -45,6 +43,8 @@ class GameOutcome:
     >>> result = game.outcome()
     >>> result.winner, result.winner_player, result.score_of("P2")
     ('black', 'P1', 0.0)
+    >>> print(result)
+    P1 (black) wins: black 1, white 0
     """
 
     outcome: Outcome
@@ -59,6 +59,13 @@ class GameOutcome:
         """The final score of "P1" or "P2" (None under longest-ribbon scoring)."""
         colour = self.p1_colour if player == "P1" else _other(self.p1_colour)
         return self.outcome.black_score if colour == "black" else self.outcome.white_score
+
+    def __str__(self) -> str:
+        """The outcome as a sentence: who won (player and colour) or a draw, then the scores."""
+        text = "a draw" if self.winner_player is None else f"{self.winner_player} ({self.winner}) wins"
+        if self.outcome.black_score is not None:            # longest-ribbon scoring has none (R24)
+            text += f": black {self.outcome.black_score:g}, white {self.outcome.white_score:g}"
+        return text
 
 
 def _other(colour: str) -> str:

@@ -27,8 +27,8 @@ import sys
 import time
 from typing import Any, Callable, Optional, TextIO
 
-from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position, check_komi
 from catena._geometry import check_size
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position, check_komi
 from catena.engines import parse_spec
 from catena.errors import CatenaError
 from catena.game import Game

@@ -33,8 +33,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
-from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena._geometry import check_size
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
+from catena._validate import integer
 from catena.elo import PairStats, Sprt
 from catena.engines import EngineFailure, GtpClient, PlayerSpec, parse_spec
 from catena.errors import CatenaError
@@ -100,8 +101,8 @@ def opening_suite(count: int, size: int = 6, game_type: str = "komi", scoring: s
     size = check_size(size)
     if game_type not in GAME_TYPES or scoring not in SCORINGS:
         raise CatenaError(f"unknown game type {game_type!r} or scoring {scoring!r}")
-    if count < 1 or plies < 0:
-        raise ValueError(f"an opening suite needs count >= 1 and plies >= 0, not {count} and {plies}")
+    integer(count, "count", minimum=1)
+    integer(plies, "plies", minimum=0)
     if game_type != "komi":
         komis = (0,)
     if not komis:
@@ -456,8 +457,7 @@ def run_match(a: Callable[[], Engine], b: Callable[[], Engine], openings: list[O
     total)`` is called after every game.  Ctrl-C stops the match and returns
     the games played so far (``stopped_by`` "interrupt").
     """
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    integer(workers, "workers", minimum=1)
     makers = (a, b)
     report = MatchReport(a().name, b().name, sprt=sprt)
     if out:
@@ -534,8 +534,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m catena match``."""
     for side in ("a", "b"):
         group = parser.add_mutually_exclusive_group(required=True)
-        group.add_argument(f"--{side}", metavar="SPEC", help=f'engine {side.upper()} in process, e.g. "mcts iterations=2000"')
-        group.add_argument(f"--{side}-cmd", metavar="COMMAND", help=f"engine {side.upper()}: a GTP engine's command line")
+        group.add_argument(f"--{side}", metavar="SPEC",
+                           help=f'engine {side.upper()} in process, e.g. "mcts iterations=2000"')
+        group.add_argument(f"--{side}-cmd", metavar="COMMAND",
+                           help=f"engine {side.upper()}: a GTP engine's command line")
     parser.add_argument("--games", type=int, default=100, help="games at most (rounded up to whole pairs; default 100)")
     parser.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
     parser.add_argument("--game-type", default="komi", choices=GAME_TYPES)
@@ -580,10 +582,6 @@ def _show_progress(report: MatchReport, total: int) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run ``python -m catena match``."""
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, not {args.games}")
-    if args.timeout <= 0:
-        raise ValueError(f"--timeout must be positive, not {args.timeout}")
     sprt = None if args.sprt is None else Sprt(*args.sprt)
     engines = [_engine(args.a, args.a_cmd, args.timeout), _engine(args.b, args.b_cmd, args.timeout)]
     if args.komi is not None or args.game_type != "komi":

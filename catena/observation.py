@@ -39,6 +39,7 @@ import numpy.typing
 
 from catena._geometry import cells, check_action, check_size, symmetries
 from catena._position import KOMI_RANGES
+from catena._validate import choice, integer
 
 if TYPE_CHECKING:
     from catena._position import Position
@@ -84,8 +85,7 @@ def observation_tensor(pos: Position, perspective: str | None = None) -> Tensor:
     >>> int(observation_tensor(pos, "black")[0].sum()), int(observation_tensor(pos, "white")[0].sum())
     (1, 0)
     """
-    if perspective not in (None, "black", "white"):
-        raise ValueError(f"perspective must be 'black', 'white' or None, not {perspective!r}")
+    choice(perspective, "perspective", ("black", "white", None))
     viewer = perspective or pos.to_move
     _, shown, bounded = pos._cell_layers()
     side = 2 * pos.size - 1
@@ -141,7 +141,8 @@ def transform_action(action: int, k: int, size: int = 6) -> int:
     return action if action == len(table) else table[action]
 
 
-def transform_policy(policy: numpy.typing.NDArray[numpy.generic], k: int, size: int = 6) -> numpy.typing.NDArray[numpy.generic]:
+def transform_policy(policy: numpy.typing.NDArray[numpy.generic], k: int,
+                     size: int = 6) -> numpy.typing.NDArray[numpy.generic]:
     """A vector over action ids (last axis: cells, then the button) under symmetry ``k``.
 
     >>> transform_policy(numpy.arange(8), 1, size=2)
@@ -158,6 +159,4 @@ def transform_policy(policy: numpy.typing.NDArray[numpy.generic], k: int, size: 
 
 
 def _check_symmetry(k: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, numpy.integer)) or not 0 <= k < 12:
-        raise ValueError(f"a symmetry is a number 0 to 11, not {k!r}")
-    return int(k)
+    return integer(k, "the symmetry", 0, 11)

@@ -35,6 +35,7 @@ from pettingzoo.utils import wrappers
 
 from catena._geometry import cells
 from catena._position import Position
+from catena._validate import choice
 from catena.observation import observation_shape, observation_tensor
 
 AGENTS = ("player_0", "player_1")
@@ -58,8 +59,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
                  komi: int = 0, render_mode: str | None = None):
         super().__init__()
         self._start = Position(size, game_type, scoring, komi)     # checks the arguments
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        choice(render_mode, "render_mode", (None, "ansi"))
         self.render_mode = render_mode
         self.position = self._start.copy()
         self.possible_agents = list(AGENTS)

@@ -8,8 +8,9 @@ import random
 from typing import TYPE_CHECKING, Any, Optional
 
 from catena._geometry import Move
-from catena._position import Position, random_playouts
-from catena._validate import integer, optional_integer, optional_real, seed as checked_seed
+from catena._position import KOMI_RANGES, Position, random_playouts
+from catena._validate import integer, optional_integer, optional_real
+from catena._validate import seed as checked_seed
 from catena.errors import CatenaError
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class MCTSPlayer:
         return self._search(position).score
 
     def choose_komi(self, game: Game) -> int:
-        low, high = 0, 1000 if game.scoring == "square" else 15
+        low, high = KOMI_RANGES[game.scoring]
         margin = self._black_margin(Position(game.size, game.game_type, game.scoring, 0))
         if margin is not None:
             return max(low, min(high, math.ceil(margin) - 1))

@@ -41,7 +41,7 @@ True
 Traceback (most recent call last):
 ...
 catena.record.RecordError: line 8, column 67: illegal move 2 (white) A2: A2 is illegal: A1 and B2 are in the same ribbon, so it would close a ring (R7)
-"""
+"""  # noqa: E501 (a doctest shows the whole message)
 
 from __future__ import annotations
 
@@ -50,9 +50,9 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any, Dict, List, NoReturn, Optional, Tuple, Union
 
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena.errors import CatenaError
 from catena.game import Game, GameOutcome
-from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 
 __all__ = ["GameRecord", "RecordError", "read_game", "read_games", "write_game",
            "REQUIRED_TAGS", "RESULTS"]
@@ -89,7 +89,7 @@ class RecordError(CatenaError):
     Traceback (most recent call last):
       ...
     catena.record.RecordError: line 2, column 1: expected the tag GameType (required: Size, GameType, Scoring) before the moves, found end of text
-    """
+    """  # noqa: E501 (a doctest shows the whole message)
 
     def __init__(self, reason: str, line: Optional[int] = None, column: Optional[int] = None):
         self.reason = reason
@@ -237,18 +237,6 @@ def _result_of(game: Game) -> str:
     return "draw" if outcome.winner_player is None else outcome.winner_player
 
 
-def _describe_outcome(game: Game) -> str:
-    outcome = _outcome(game)
-    result = outcome.outcome
-    if outcome.winner_player is None:
-        text = "a draw"
-    else:
-        text = f"{outcome.winner_player} ({result.winner}) wins"
-    if result.black_score is not None:
-        text += f", black {result.black_score:g} white {result.white_score:g}"
-    return text
-
-
 # ---------------------------------------------------------------------- checks shared by reading and writing
 
 def _tag_problem(name: str, value: str, tags: Dict[str, str]) -> Optional[str]:
@@ -350,8 +338,8 @@ class _Replay:
             return None
         actual = _result_of(self.game)
         if value != actual:
-            return (f'expected Result "{actual}" (the replayed game is over: '
-                    f"{_describe_outcome(self.game)}), found {_quote(value)}")
+            return (f'expected Result "{actual}" (the replayed game is over, {_outcome(self.game)}), '
+                    f"found {_quote(value)}")
         return None
 
 

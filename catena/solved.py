@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from catena._geometry import check_size, symmetries, cells
+from catena._geometry import cells, check_size, symmetries
 from catena._position import KOMI_RANGES, Position
 from catena._solver import solve
 from catena.effort import check_solvable

@@ -1,4 +1,4 @@
-"""SVG drawing of a position (standard library only).
+"""SVG drawing of a position, with the standard library only (``xml.etree``).
 
 The board is drawn as the text drawing lays it out (``catena.text``): rows are
 horizontal, row 1 at the bottom, and a cell's neighbour (c+1, r+1) is up and to
@@ -28,8 +28,9 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from catena._geometry import Move
+from catena._geometry import Move, cell_coordinates, cells
 from catena._position import Position
+from catena._validate import boolean, optional_integer, real
 from catena.game import Game
 from catena.text import status_lines
 
@@ -79,12 +80,6 @@ class SvgBoard(str):
         return str(self)
 
 
-def _check_bool(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"svg(): {name} must be True or False, not {type(value).__name__}")
-    return value
-
-
 def _fmt(value: float) -> str:
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
@@ -101,10 +96,6 @@ def _hexagon(x: float, y: float) -> str:
         angle = math.radians(60 * k - 90)
         corners.append(f"{_fmt(x + R * math.cos(angle))},{_fmt(y + R * math.sin(angle))}")
     return " ".join(corners)
-
-
-def _parse(name: str) -> Tuple[int, int]:
-    return ord(name[0]) - 64, int(name[1:])
 
 
 def _hex_rgb(colour: str) -> Tuple[int, int, int]:
@@ -169,13 +160,10 @@ def _checked_values(values: Values, pos: Position) -> Dict[str, float]:
     checked: Dict[str, float] = {}
     for key, value in values.items():
         name = _move_name(key, pos, "a values key")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError(f"svg(): the value of {name} must be a number, not {type(value).__name__}")
-        if not math.isfinite(value):
-            raise ValueError(f"svg(): the value of {name} must be finite, not {value}")
+        number = real(value, f"svg(): the value of {name}", finite=True)
         if name in checked:
             raise ValueError(f"svg(): {name} is given twice in values")
-        checked[name] = float(value)
+        checked[name] = number
     return checked
 
 
@@ -245,26 +233,20 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
     True
     """
     pos = _position_of(pos)
-    if size is not None:
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise TypeError(f"svg(): size must be an int (pixels) or None, not {type(size).__name__}")
-        if size <= 0:
-            raise ValueError(f"svg(): size must be positive, not {size}")
-    _check_bool(coordinates, "coordinates")
-    _check_bool(last_move, "last_move")
-    _check_bool(legal, "legal")
-    _check_bool(bounded, "bounded")
+    size = optional_integer(size, "svg(): size (pixels)", minimum=1)
+    for name, flag in (("coordinates", coordinates), ("last_move", last_move), ("legal", legal),
+                       ("bounded", bounded)):
+        boolean(flag, f"svg(): {name}")
     if not isinstance(legend, str):
         raise TypeError(f"svg(): legend must be a str, not {type(legend).__name__}")
     valued = {} if values is None else _checked_values(values, pos)
     pv_marks = [] if pv is None else _checked_pv(pv, pos)
 
-    from catena._geometry import cells as cell_names
-
     n = pos.size
-    names = cell_names(n)
-    shown = [int(v) for v in pos.to_array()]
-    centres: Dict[str, Tuple[float, float]] = {name: _centre(*_parse(name), n) for name in names}
+    names = cells(n)
+    shown = pos._cell_layers()[1]                # bytes: no NumPy array needed
+    centres: Dict[str, Tuple[float, float]] = {name: _centre(column, row, n)
+                                               for name, (column, row) in zip(names, cell_coordinates(n))}
 
     # the extent of the drawing: the hexagons, then the labels
     xs = [x for x, _ in centres.values()]

@@ -28,6 +28,7 @@ import sys
 from typing import IO, Callable, Iterator, Optional
 
 from catena._position import KOMI_RANGES
+from catena._validate import choice
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.players import MCTSPlayer
@@ -46,8 +47,7 @@ class TerminalGame:
 
     def __init__(self, game: Game, engine: MCTSPlayer, human: str = "P1",
                  read: Optional[Callable[[str], Optional[str]]] = None, out: Optional[IO[str]] = None):
-        if human not in ("P1", "P2"):
-            raise ValueError(f"human must be 'P1' or 'P2', not {human!r}")
+        choice(human, "human", ("P1", "P2"))
         self.game = game
         self.engine = engine
         self.human = human
@@ -76,11 +76,7 @@ class TerminalGame:
         self._show_board()
         outcome = self.game.outcome()
         assert outcome is not None
-        result = "a draw" if outcome.winner_player is None else f"{outcome.winner_player} ({outcome.winner}) wins"
-        scores = ""
-        if outcome.outcome.black_score is not None:
-            scores = f": black {outcome.outcome.black_score:g}, white {outcome.outcome.white_score:g}"
-        self.say(f"Game over, {result}{scores}.")
+        self.say(f"Game over, {outcome}.")
         return 0
 
     # -- words for the player ------------------------------------------------

@@ -50,20 +50,19 @@ def board_text(pos: Position) -> str:
            A B
     black to move, button untaken; score: black 1, white 1
     """
-    from catena._geometry import cells as cell_names
+    from catena._geometry import cell_coordinates, cells
 
     n = pos.size
-    names = cell_names(n)
-    shown = pos.to_array()
+    names = cells(n)
+    shown = pos._cell_layers()[1]
     legal = {m.name for m in pos.legal_moves()}
     bounded = {cell for ribbon in pos.ribbons() if ribbon.bounded for cell in ribbon.cells}
     colours = {0: None, 1: "black", 2: "white"}
     lines = []
     grid: dict[int, dict[int, str]] = {}
-    for index, name in enumerate(names):
-        column, row = ord(name[0]) - 64, int(name[1:])
+    for index, (name, (column, row)) in enumerate(zip(names, cell_coordinates(n))):
         grid.setdefault(row, {})[2 * column - row + n] = _symbol(
-            colours[int(shown[index])], name in bounded, name in legal)
+            colours[shown[index]], name in bounded, name in legal)
     for column in range(1, 2 * n):
         lowest = max(1, column - n + 1)
         grid.setdefault(lowest - 1, {})[2 * column - lowest + 1 + n] = chr(64 + column)

@@ -15,7 +15,6 @@ import faulthandler
 import math
 import pickle
 import sys
-from fractions import Fraction
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--atheris"]:
     import atheris
@@ -27,7 +26,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import catena
-from catena import Game, MCTS, Move, Position
+from catena import MCTS, Game, Move, Position
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 CLEAR = (ValueError, TypeError, IndexError, AttributeError, RuntimeError, MemoryError)
@@ -73,7 +72,7 @@ class World:
         self.positions = [Position(3), Position(1), Position(2, "double"), Position(4, "nokomi", "square"),
                           Position(5, komi=3)]
         self.games = [Game(2), Game(3, "nokomi"), Game(2, "double", "longest")]
-        self.mcts = MCTS(seed=1, max_nodes=20_000)
+        self.mcts = MCTS(seed=1, tree_nodes=20_000)
         self.moves = [Move("A1", 3), Move("button", 1), Move.__new__(Move), Move("F6")]
 
     def pick(self, items, i):
@@ -126,7 +125,7 @@ def queries(world, data, pos):
     pos.is_legal(move_like(world, data))
     pos.peek(), pos.outcome(), pos.score(), pos.ribbons(), pos.last_claims(), pos.to_array()
     str(pos), repr(pos), pos.zobrist, pos.to_move, pos.button, pos.stones_left, pos.move_stack
-    pos == world.pick(world.positions, data.draw(st.integers(0, 9)))
+    assert isinstance(pos == world.pick(world.positions, data.draw(st.integers(0, 9))), bool)
     pos.stone_at(data.draw(arg(st.integers(-1, 30))))
 
 
@@ -182,10 +181,10 @@ def playouts(world, data, pos):
 def search(world, data, pos):
     if data.draw(st.booleans()):
         options = data.draw(st.dictionaries(
-            st.sampled_from(["seed", "c", "threads", "rave", "rave_k", "expand_visits", "max_nodes"]),
+            st.sampled_from(["seed", "c", "threads", "rave", "rave_k", "expand_visits", "tree_nodes"]),
             arg(st.integers(1, 3000)), max_size=2))
-        if "max_nodes" in options:
-            options["max_nodes"] = clamp(options["max_nodes"], 50_000)
+        if "tree_nodes" in options:
+            options["tree_nodes"] = clamp(options["tree_nodes"], 50_000)
         if "threads" in options:
             options["threads"] = clamp(options["threads"], 2)
         world.mcts = MCTS(**options)
@@ -237,7 +236,8 @@ def game(world, data, pos):
         g.pop()
     elif call == 5:
         g.phase, g.to_act, g.outcome(), g.actions, repr(g)
-        g.colour_of(data.draw(arg(st.sampled_from(["P1", "P2"])))), g.player_of(data.draw(arg(st.sampled_from(["black", "white"]))))
+        g.colour_of(data.draw(arg(st.sampled_from(["P1", "P2"])))),
+        g.player_of(data.draw(arg(st.sampled_from(["black", "white"]))))
     else:
         text = catena.write_game(g, **data.draw(st.dictionaries(st.sampled_from(["P1", "Event", "x y"]),
                                                                   arg(st.text(max_size=5)), max_size=2)))

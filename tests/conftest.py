@@ -1,4 +1,8 @@
-"""Shared test set-up."""
+"""Shared test set-up, and the exhaustive minimax several test files check results with.
+
+Test modules import the helpers with ``from conftest import ...`` (pytest puts this
+folder on the path).  The rules themselves are recomputed by tests/reference.py.
+"""
 
 import signal
 
@@ -7,3 +11,76 @@ import signal
 # would then never see the Ctrl-C.  A handler (unlike "ignored") is reset to the default in a
 # child at exec, so installing Python's own handler here gives every child a normal Ctrl-C.
 signal.signal(signal.SIGINT, signal.default_int_handler)
+
+_WINNER_SIGN = {"black": 1, "white": -1, None: 0}
+
+
+def final_value(pos):
+    """A finished game's value for Black: the margin (Black's score minus White's), or
+    +1 / 0 / -1 for a win / draw / loss under longest-ribbon scoring, which has no score (R24)."""
+    outcome = pos.outcome()
+    assert outcome is not None, "the game is not over"
+    if outcome.black_score is None:
+        return _WINNER_SIGN[outcome.winner]
+    return outcome.black_score - outcome.white_score
+
+
+def minimax_value(pos, memo=None):
+    """The value of ``pos`` for Black under best play (Black maximises, White minimises, by
+    ``to_move`` at every node, so a double-placement turn needs no special case).
+
+    Exhaustive: every legal move of every node is searched (no pruning), by push and pop,
+    so ``pos`` is left as it was.  ``memo`` (a dict, for one root position at a time)
+    shares the value of equal positions: the key is the stones shown, the side to move,
+    the button and the stone of the turn.  That is the whole future: legality and
+    boundedness depend on the occupied cells only (R7, R9), bounded ribbons are shown in
+    their owner's colour (R12), and the last placer of R15/R21 is decided by moves still
+    to come (a game cannot end on a button move, R14).
+    """
+    if pos.is_game_over():
+        return final_value(pos)
+    if memo is not None:
+        key = (pos.to_array().tobytes(), pos.to_move, pos.button, pos.stones_left)
+        if key in memo:
+            return memo[key]
+    values = []
+    for move in pos.legal_moves():
+        pos.push(move)
+        values.append(minimax_value(pos, memo))
+        pos.pop()
+    value = max(values) if pos.to_move == "black" else min(values)
+    if memo is not None:
+        memo[key] = value
+    return value
+
+
+def minimax_winner(pos, memo=None):
+    """The winner of ``pos`` under best play: "black", "white" or None for a draw (the sign
+    of :func:`minimax_value`: the result only rises with the margin)."""
+    value = minimax_value(pos, memo)
+    return "black" if value > 0 else "white" if value < 0 else None
+
+
+def position_state(pos):
+    """Everything observable about a position, by name (its text drawing is made from these):
+    for the checks that a pop, a copy or a refused call leaves a position exactly as it was."""
+    return {
+        "zobrist": pos.zobrist,
+        "stones": pos.to_array().tobytes(),
+        "legal_moves": [str(m) for m in pos.legal_moves()],
+        "to_move": pos.to_move,
+        "button": pos.button,
+        "stones_left": pos.stones_left,
+        "ply": pos.ply,
+        "is_game_over": pos.is_game_over(),
+        "outcome": pos.outcome(),
+        "ribbons": pos.ribbons(),
+        "last_claims": pos.last_claims(),
+        "move_stack": [str(m) for m in pos.move_stack],
+        "score": pos.score(),
+    }
+
+
+def state_changes(before, after):
+    """{name: (before, after)} of what differs between two :func:`position_state` results."""
+    return {name: (before[name], after[name]) for name in before if before[name] != after[name]}

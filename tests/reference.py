@@ -119,6 +119,12 @@ def _bounded_ribbons(n, stones):
     return {g for g in _groups(n, stones) if _is_bounded(n, stones, g)}
 
 
+def can_place_two(n, stones):
+    """R20: some legal x leaves at least one legal cell after it is placed.
+    (Claims never change legality, R8, so they need not be made here.)"""
+    return any(_legal_cells(n, stones | {x}) for x in _legal_cells(n, stones))
+
+
 def _majority(board, ribbon):
     """The colour with more stones in the ribbon, or None on a tie (R12, R21)."""
     counts = Counter(board[s] for s in ribbon)
@@ -159,10 +165,7 @@ class RefPosition:
         return set(self._board)
 
     def _can_place_two(self):
-        """R20: some legal x leaves at least one legal cell after it is placed.
-        (Claims never change legality, R8, so they need not be made here.)"""
-        stones = self._stones()
-        return any(_legal_cells(self.size, stones | {x}) for x in _legal_cells(self.size, stones))
+        return can_place_two(self.size, self._stones())
 
     def _button_allowed(self):
         if self.game_type == "double" or self._button_taker is not None:
@@ -282,7 +285,7 @@ class RefPosition:
         if button is not None:
             bonus[button] += 0.5
         if self.scoring == "longest":
-            return (self._longest_winner(owned, button), None, None)
+            return (longest_winner(owned, self.komi, button), None, None)
         score = dict(bonus)
         for owner, length in owned:                       # R23 / R25
             score[owner] += length if self.scoring == "standard" else length * length
@@ -290,20 +293,23 @@ class RefPosition:
         winner = BLACK if b > w else WHITE if w > b else None
         return (winner, b, w)
 
-    def _longest_winner(self, owned, button):
-        """R24: komi onto one of White's longest; cancel equal-length pairs."""
-        lengths = {BLACK: Counter(), WHITE: Counter()}
-        for owner, length in owned:
-            lengths[owner][length] += 1
-        if lengths[WHITE]:
-            longest = max(lengths[WHITE])
-            lengths[WHITE][longest] -= 1
-            lengths[WHITE][longest + self.komi] += 1
-        remaining = []
-        for length in set(lengths[BLACK]) | set(lengths[WHITE]):
-            diff = lengths[BLACK][length] - lengths[WHITE][length]
-            if diff:
-                remaining.append((length, BLACK if diff > 0 else WHITE))
-        if not remaining:
-            return button                                 # None in double: a draw
-        return max(remaining)[1]
+
+
+def longest_winner(owned, komi, button):
+    """R24 from the (owner, length) of every ribbon: komi onto one of White's longest;
+    cancel equal-length pairs; the longest left wins, else the button holder."""
+    lengths = {BLACK: Counter(), WHITE: Counter()}
+    for owner, length in owned:
+        lengths[owner][length] += 1
+    if lengths[WHITE]:
+        longest = max(lengths[WHITE])
+        lengths[WHITE][longest] -= 1
+        lengths[WHITE][longest + komi] += 1
+    remaining = []
+    for length in set(lengths[BLACK]) | set(lengths[WHITE]):
+        diff = lengths[BLACK][length] - lengths[WHITE][length]
+        if diff:
+            remaining.append((length, BLACK if diff > 0 else WHITE))
+    if not remaining:
+        return button                                     # None in double: a draw
+    return max(remaining)[1]

@@ -14,6 +14,8 @@ import pytest
 import catena
 from catena.analysis import analyse
 
+from conftest import final_value, minimax_value
+
 
 def random_position(size, plies, seed, game_type="komi", scoring="standard"):
     rng = random.Random(seed)
@@ -33,32 +35,6 @@ def solver_margin(pos):
     result = catena.solve(pos)
     assert result.solved
     return result.value if result.value is not None else result.lower
-
-
-def mover_sign(pos):
-    return 1 if pos.to_move == "black" else -1
-
-
-def final_margin(pos):
-    outcome = pos.outcome()
-    if outcome.black_score is None:
-        return 0 if outcome.winner is None else (1 if outcome.winner == "black" else -1)
-    return outcome.black_score - outcome.white_score
-
-
-def minimax_margin(pos):
-    """The exact margin by exhaustive search (side 2 only: a few thousand nodes)."""
-    if pos.is_game_over():
-        return final_margin(pos)
-    sign = mover_sign(pos)
-    best = None
-    for move in pos.legal_moves():
-        pos.push(move)
-        value = minimax_margin(pos)
-        pos.pop()
-        if best is None or sign * value > sign * best:
-            best = value
-    return best
 
 
 def check_sorted_best_first(analysis):
@@ -94,7 +70,7 @@ def test_agrees_with_solve_on_side_3(plies, seed, game_type, scoring):
     for move in analysis.pv:
         line.push(move)
     assert analysis.pv[0] == analysis.best_move and line.is_game_over()
-    assert final_margin(line) == analysis.exact
+    assert final_value(line) == analysis.exact
 
 
 @pytest.mark.parametrize("game_type, scoring", [("komi", "standard"), ("double", "square"),
@@ -106,9 +82,9 @@ def test_exact_values_equal_brute_force_on_side_2(plies, seed, game_type, scorin
     assert analysis.proven
     for line in analysis.moves:
         pos.push(line.move)
-        assert line.exact == minimax_margin(pos), line.move
+        assert line.exact == minimax_value(pos), line.move
         pos.pop()
-    assert analysis.exact == minimax_margin(pos)
+    assert analysis.exact == minimax_value(pos)
 
 
 def test_search_statistics_are_the_searchs():
@@ -192,7 +168,8 @@ def test_command_line(tmp_path):
     end = lines.index(next(line for line in lines if line.startswith("exact value")))
     rows = [line.split() for line in lines[header + 1:end]]
     pos = catena.Position(size=3)
-    pos.push("B2"); pos.push("D4")
+    pos.push("B2")
+    pos.push("D4")
     assert sorted(row[0] for row in rows) == sorted(m.name for m in pos.legal_moves())
     assert all(row[-1] == "proven" for row in rows)
     margins = [float(row[3]) for row in rows]

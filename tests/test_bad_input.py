@@ -9,33 +9,14 @@ import pytest
 import catena
 from catena import CatenaError, CellError, Game, IllegalMoveError, Move, Position, SetupError
 
+from conftest import position_state
 
 # ---------------------------------------------------------------- helpers
-
-def snapshot(pos):
-    """Everything observable about a position that a failed call must not change."""
-    return (
-        pos.zobrist,
-        [str(m) for m in pos.move_stack],
-        pos.to_array().tolist(),
-        [str(m) for m in pos.legal_moves()],
-        pos.to_move,
-        pos.button,
-        pos.stones_left,
-        pos.ply,
-        pos.is_game_over(),
-        pos.outcome(),
-        [(r.cells, r.black, r.white, r.bounded) for r in pos.ribbons()],
-        [(c.cells, c.owner) for c in pos.last_claims()],
-        pos.score(),
-        str(pos),
-    )
-
 
 def game_snapshot(game):
     pos = game.position
     return (game.phase, game.to_act, game.komi, game.colour_of("P1"), game.actions,
-            None if pos is None else snapshot(pos))
+            None if pos is None else position_state(pos))
 
 
 def make(size, moves, **kw):
@@ -47,19 +28,19 @@ def make(size, moves, **kw):
 
 def rejects(pos, move, exc=IllegalMoveError, *words):
     """push(move) raises ``exc`` whose message contains every word; pos is unchanged."""
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(exc) as info:
         pos.push(move)
     message = str(info.value)
     for word in words:
         assert word.lower() in message.lower(), (word, message)
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
     # the position still works after the refusal
     copy = pos.copy()
     if not copy.is_game_over():
         copy.push(copy.legal_moves()[0])
         copy.pop()
-        assert snapshot(copy) == before
+        assert position_state(copy) == before
     return message
 
 
@@ -148,15 +129,15 @@ def test_moves_after_game_over_are_refused():
 
 def test_is_legal_never_raises_on_bad_input():
     pos = make(6, DIAGRAM)
-    before = snapshot(pos)
+    before = position_state(pos)
     for bad in ("Z99", "", "F", "6F", None, 3.5, True, b"F6", "D6", "C5", Move("A1", size=3)):
         assert pos.is_legal(bad) is False
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 def test_action_ids_out_of_range_raise_and_change_nothing():
     pos = make(6, DIAGRAM)
-    before = snapshot(pos)
+    before = position_state(pos)
     for bad in (-1, 92, 10**40):
         with pytest.raises(ValueError, match="out of range"):
             pos.is_legal(bad)
@@ -167,7 +148,7 @@ def test_action_ids_out_of_range_raise_and_change_nothing():
     for bad in (True, False, 3.0, "3"):
         with pytest.raises(TypeError if not isinstance(bad, str) else IllegalMoveError):
             pos.push(bad)
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 # ---------------------------------------------------------------- malformed move names
@@ -191,11 +172,11 @@ def test_off_board_names_say_not_on_the_board_and_why(name, column, row):
 def test_leading_zero_row_is_either_the_cell_or_a_truthful_refusal(name):
     """'F06' names F6's column and row: accept it as F6, or refuse it without claiming it is off the board."""
     pos = make(6, "G6")
-    before = snapshot(pos)
+    before = position_state(pos)
     try:
         pos.push(name)
     except IllegalMoveError as exc:
-        assert snapshot(pos) == before
+        assert position_state(pos) == before
         assert "not on the board" not in str(exc), f"misleading message: {exc}"
     else:
         assert str(pos.move_stack[-1]) == name[0].upper() + name.lstrip(name[0]).lstrip("0")
@@ -206,11 +187,11 @@ def test_unicode_digits_are_refused_as_move_errors(name):
     """A name with non-ASCII 'digits' (superscript two, Arabic-Indic two) is not a cell name:
     push raises IllegalMoveError (not a bare ValueError from int()), is_legal says False."""
     pos = make(3, "B2")
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(IllegalMoveError) as info:
         pos.push(name)
     assert "not on the board" not in str(info.value), str(info.value)
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
     assert pos.is_legal(name) is False
     with pytest.raises(CellError):
         catena.parse_cell(name, 3)
@@ -256,7 +237,7 @@ def test_cell_index_errors():
     with pytest.raises(CellError, match="19"):
         catena.neighbours(19, 3)
     pos = Position(size=3)
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(CellError, match="99"):
         pos.stone_at(99)
     with pytest.raises(CellError, match="Z9"):
@@ -265,7 +246,7 @@ def test_cell_index_errors():
         pos.stone_at(None)
     with pytest.raises(TypeError, match="bool"):
         pos.stone_at(True)
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 @pytest.mark.parametrize("bad", [None, 1.5, [1]])
@@ -346,26 +327,26 @@ def test_komi_of_wrong_type(komi):
 
 def test_pop_on_empty_position():
     pos = Position(size=3)
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(IndexError, match="no moves"):
         pos.pop()
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
     pos.push("B2")
     pos.pop()
     with pytest.raises(IndexError):
         pos.pop()
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 @pytest.mark.parametrize("depth,exc", [(-1, ValueError), (-100, ValueError), (1.5, TypeError),
                                        (True, TypeError), ("2", TypeError), (None, TypeError)])
 def test_perft_bad_depth(depth, exc):
     pos = make(3, "B2")
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(exc) as info:
         catena.perft(pos, depth)
     assert "depth" in str(info.value)
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 def test_perft_of_a_non_position():
@@ -379,21 +360,21 @@ def test_perft_of_a_non_position():
                                    (None, TypeError), (True, TypeError)])
 def test_random_playouts_bad_n(n, exc):
     pos = make(3, "B2")
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(exc) as info:
         catena.random_playouts(pos, n, seed=1)
     assert "n " in str(info.value) or str(info.value).startswith("n")
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 @pytest.mark.parametrize("seed", [1.5, "3", True, [1]])
 def test_random_playouts_bad_seed(seed):
     pos = make(3, "B2")
-    before = snapshot(pos)
+    before = position_state(pos)
     with pytest.raises(TypeError) as info:
         catena.random_playouts(pos, 3, seed=seed)
     assert "seed" in str(info.value)
-    assert snapshot(pos) == before
+    assert position_state(pos) == before
 
 
 @pytest.mark.parametrize("q", [-0.1, 1.5, float("nan")])

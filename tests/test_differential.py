@@ -29,7 +29,9 @@ import random
 import pytest
 
 import catena
+
 from _fastref import cell_names, ref_position
+from conftest import position_state, state_changes
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -67,28 +69,6 @@ def _context(size, game_type, scoring, komi, moves, seed):
 def core_colours(pos, names):
     arr = pos.to_array()
     return {names[i]: COLOUR[int(v)] for i, v in enumerate(arr) if v}
-
-
-def core_state(pos):
-    """Everything observable about a core position, for the pop / re-push checks."""
-    return {
-        "zobrist": pos.zobrist,
-        "to_array": pos.to_array().tobytes(),
-        "legal_moves": [str(m) for m in pos.legal_moves()],
-        "to_move": pos.to_move,
-        "button": pos.button,
-        "stones_left": pos.stones_left,
-        "ply": pos.ply,
-        "is_game_over": pos.is_game_over(),
-        "outcome": pos.outcome(),
-        "ribbons": pos.ribbons(),
-        "last_claims": pos.last_claims(),
-        "move_stack": [str(m) for m in pos.move_stack],
-    }
-
-
-def diff_states(a, b):
-    return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
 
 
 def compare(pos, ref, names, fail):
@@ -169,23 +149,23 @@ def compare_outcome(pos, ref, fail):
 def check_pop(pos, move, fail):
     """Push ``move``; pop must restore the exact previous state and re-push the same
     next state."""
-    before = core_state(pos)
+    before = position_state(pos)
     before_copy = pos.copy()
     pos.push(move)
-    after = core_state(pos)
+    after = position_state(pos)
     popped = pos.pop()
     if str(popped) != move:
         fail("pop() returned", str(popped), move)
-    restored = core_state(pos)
+    restored = position_state(pos)
     if restored != before:
-        fail(f"state after push({move!r}); pop()", diff_states(restored, before), None,
+        fail(f"state after push({move!r}); pop()", state_changes(restored, before), None,
              note="{field: (after pop, before push)}")
     if not pos == before_copy:
         fail(f"Position == after push({move!r}); pop()", pos._key(), before_copy._key())
     pos.push(move)
-    again = core_state(pos)
+    again = position_state(pos)
     if again != after:
-        fail(f"state after push({move!r}); pop(); push({move!r})", diff_states(again, after), None,
+        fail(f"state after push({move!r}); pop(); push({move!r})", state_changes(again, after), None,
              note="{field: (second push, first push)}")
 
 

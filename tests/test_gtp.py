@@ -114,7 +114,8 @@ def test_play_pass_undo_and_turns():
     refused(e, "play purple C2", "not a colour")
     refused(e, "play white", "syntax error")
     assert ok(e, "undo") == "" and e.position.ply == 2
-    ok(e, "undo"); ok(e, "undo")
+    ok(e, "undo")
+    ok(e, "undo")
     refused(e, "undo", "no moves")
 
 
@@ -152,11 +153,14 @@ def test_final_score():
     refused(e, "final_score", "not over")
     ok(e, "play black A1")
     assert ok(e, "final_score") == "B+0.5"            # F2
-    ok(e, "undo"); ok(e, "play black pass"); ok(e, "play white A1")
+    for command in ("undo", "play black pass", "play white A1"):
+        ok(e, command)
     assert ok(e, "final_score") == "W+0.5"
-    ok(e, "clear_board"); ok(e, "komi 2"); ok(e, "play black A1")
+    for command in ("clear_board", "komi 2", "play black A1"):
+        ok(e, command)
     assert ok(e, "final_score") == "W+1.5"            # 1 against 0.5 + 2
-    ok(e, "catena-scoring longest"); ok(e, "play black A1")
+    ok(e, "catena-scoring longest")
+    ok(e, "play black A1")
     assert ok(e, "final_score") == "B+"               # R24: a winner and no score
 
 

@@ -110,13 +110,24 @@ def test_bench_progress_counts_every_step(monkeypatch, capsys):
     monkeypatch.setattr(benchmark, "python_call_costs", lambda number: dict.fromkeys(
         ("legal_moves", "push_pop", "copy"), 1.0))
     monkeypatch.setattr(benchmark, "signature", lambda: {"perft_nodes": 1, "placements": 2})
-    monkeypatch.setattr("catena._callgrind.instructions_per_placement", lambda size, games: None)
     lines = []
-    benchmark.report(quick=True, out=lines.append)
+    benchmark.report(quick=True, callgrind=lambda size, playouts: None, out=lines.append)
     err = capsys.readouterr().err
     assert "bench: 100%" in err and "18/18" in err
     assert any(line.startswith("signature") for line in lines)
+    assert any(line.startswith("instructions/placement") and "no valgrind" in line for line in lines)
 
+
+
+@pytest.mark.parametrize("script", ["report.py", "callgrind.py"])
+def test_bench_scripts_find_the_valgrind_runner(script):
+    """The valgrind runner lives in bench/ (developer tooling); its scripts import it from there."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.run([sys.executable, os.path.join(root, "bench", script), "--help"], capture_output=True,
+                          text=True, timeout=60, env=dict(os.environ, PYTHONPATH=root))
+    assert proc.returncode == 0, proc.stderr
+    assert ("--quick" if script == "report.py" else "--playouts") in proc.stdout
+    assert not os.path.exists(os.path.join(root, "catena", "_callgrind.py"))
 
 def test_solved_checks_the_output_folder_first_and_shows_progress(tmp_path):
     start = time.perf_counter()

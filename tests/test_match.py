@@ -15,8 +15,7 @@ import catena
 from catena.elo import PairStats, Sprt, elo_of_score, score_of_elo
 from catena.engines import EngineFailure, GtpClient, parse_spec
 from catena.errors import CatenaError
-from catena.match import (GtpEngine, PlayerEngine, estimate_fair_komi, komis_near, opening_suite,
-                          run_match)
+from catena.match import GtpEngine, PlayerEngine, estimate_fair_komi, komis_near, opening_suite, run_match
 
 PYTHON = sys.executable
 
@@ -258,8 +257,7 @@ def test_catena_gtp_engines_play_a_match_and_save_records(tmp_path):
 
 def test_record_of_a_failed_game_names_the_winner(fake, tmp_path):
     openings = opening_suite(1, size=3, komis=(10,), seed=1)
-    report = run_match(lambda: GtpEngine(fake("crash"), timeout=5), spec_engine("random"), openings,
-                       out=str(tmp_path))
+    run_match(lambda: GtpEngine(fake("crash"), timeout=5), spec_engine("random"), openings, out=str(tmp_path))
     text = (tmp_path / "game-0001.catena").read_text()     # A is Black, so P1, and crashed
     assert '[Result "P2"]' in text and "failure of A (black) crash" in text
     assert not catena.read_game(text).game().is_over()

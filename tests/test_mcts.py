@@ -1,9 +1,10 @@
-"""Tests of the Monte Carlo tree search (``catena.MCTS``) and of the players built on it.
+"""Tests of the Monte Carlo tree search (``catena.MCTS``); the players built on it are in
+test_players.py.
 
 Rule numbers (R1..R25) refer to docs/rules.md.  Every random choice is
-seeded, so the suite is reproducible.  The oracle for game values is ``minimax`` below:
-an exhaustive search (every legal move of every node is evaluated, no pruning) over
-``Position.push``/``pop`` on a copy, returning only the winner.
+seeded, so the suite is reproducible.  The oracle for game values is ``minimax_winner``
+of tests/conftest.py: an exhaustive search (every legal move of every node is evaluated,
+no pruning) over ``Position.push``/``pop``, returning only the winner.
 
 Parity fact used in the comments: a finished game never ties.  In the button games the
 half point of the button breaks ties (R16, R24, R25); in double placement the number
@@ -16,9 +17,9 @@ import random
 import pytest
 
 import catena
-from catena import CatenaError, Game, IllegalMoveError, MCTS, Position, SearchResult
-from catena.match import play_game
-from catena.players import MCTSPlayer, RandomPlayer
+from catena import MCTS, CatenaError, IllegalMoveError, Position, SearchResult
+
+from conftest import minimax_winner
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -71,41 +72,13 @@ def random_endgame(size, game_type, scoring, komi, rng, max_legal):
             return pos
 
 
-def minimax(pos, memo=None):
-    """Winner under best play of ``pos``: "black", "white" or None (draw).
-
-    Exhaustive: every legal move of every node is searched (no alpha-beta).  ``memo``
-    (a dict) shares the value of equal positions: the key is the stones shown, the side
-    to move, the button and the stone of the turn.  That is the whole future: legality
-    and boundedness depend on the occupied cells only (R7, R9), bounded ribbons are
-    shown in their owner's colour (R12), and the last placer of R15/R21 is decided by
-    moves still to come (a game cannot end on a button move, R14).
-    """
-    if pos.is_game_over():
-        return pos.outcome().winner
-    if memo is not None:
-        key = (pos.to_array().tobytes(), pos.to_move, pos.button, pos.stones_left)
-        if key in memo:
-            return memo[key]
-    mover = pos.to_move
-    values = []
-    for move in pos.legal_moves():
-        pos.push(move)
-        values.append(minimax(pos, memo))
-        pos.pop()
-    value = mover if mover in values else (None if None in values else other(mover))
-    if memo is not None:
-        memo[key] = value
-    return value
-
-
 def move_values(pos, memo=None):
     """{move: minimax winner after the move} for every legal move of ``pos``."""
     pos = pos.copy()
     out = {}
     for move in pos.legal_moves():
         pos.push(move)
-        out[move] = minimax(pos, memo)
+        out[move] = minimax_winner(pos, memo)
         pos.pop()
     return out
 
@@ -311,11 +284,11 @@ def test_minimax_memo_agrees_with_plain_minimax():
             for scoring in SCORINGS:
                 for komi in ((0, 1, 3) if game_type == "komi" else (0,)):
                     pos = Position(size, game_type, scoring, komi)
-                    assert minimax(pos.copy()) == minimax(pos.copy(), {})
+                    assert minimax_winner(pos.copy()) == minimax_winner(pos.copy(), {})
     rng = random.Random(17)
     for _ in range(10):
         pos = random_endgame(3, rng.choice(GAME_TYPES), "standard", 0, rng, 6)
-        assert minimax(pos.copy()) == minimax(pos.copy(), {})
+        assert minimax_winner(pos.copy()) == minimax_winner(pos.copy(), {})
 
 
 TINY_BOARDS = [(size, game_type, scoring, komi)
@@ -328,7 +301,7 @@ def test_tiny_empty_boards_are_solved(size, game_type, scoring, komi):
     """Sides 1 and 2 from the empty board: MCTS proves the root, with minimax's winner and a winning move."""
     pos = Position(size, game_type, scoring, komi)
     memo = {}
-    value = minimax(pos.copy(), memo)
+    value = minimax_winner(pos.copy(), memo)
     values = move_values(pos, memo)
     assert value is not None                      # no draws (parity, see the module docstring)
     for options in (dict(), dict(rave=False)):
@@ -377,7 +350,7 @@ def test_endgames_solved_like_minimax(threads):
     wins = losses = 0
     for i, pos in enumerate(ENDGAMES):
         memo = {}
-        value = minimax(pos.copy(), memo)
+        value = minimax_winner(pos.copy(), memo)
         values = move_values(pos, memo)
         result = MCTS(seed=i, threads=threads, rave=i % 2 == 0).search(pos, iterations=30_000)
         where = (pos, result.best_move, result.winner, value)
@@ -402,7 +375,7 @@ def test_proven_results_match_minimax_under_small_budgets(threads):
         scoring = rng.choice(SCORINGS)
         pos = random_endgame(size, game_type, scoring, 0, rng, rng.randint(6, 10))
         memo = {}
-        value = minimax(pos.copy(), memo)
+        value = minimax_winner(pos.copy(), memo)
         values = None
         for budget in (30, 100, 300):
             result = MCTS(seed=i, threads=threads).search(pos, iterations=budget)
@@ -424,7 +397,7 @@ def test_two_threads_proven_win_plays_the_winning_move():
     # the other five moves lose (minimax).
     pos = make(3, "E4 E3 E5 D2 A2 A3 B2", game_type="double", scoring="square")
     values = move_values(pos, {})
-    assert minimax(pos.copy()) == "black" and pos.to_move == "black"
+    assert minimax_winner(pos.copy()) == "black" and pos.to_move == "black"
     assert {m.name for m, v in values.items() if v == "black"} == {"B4", "C2", "D5"}
     wrong = []
     for seed in range(20):
@@ -480,7 +453,7 @@ def test_plays_win_in_one():
     assert immediate(pos)[0] == {catena.Move("A1", size=1)}
     for options in (dict(), dict(rave=False)):
         assert MCTS(seed=0, **options).search(pos, iterations=50).best_move.name == "A1"
-    for i, (pos, win) in enumerate(_win_in_one_sample()):
+    for i, (pos, _win) in enumerate(_win_in_one_sample()):
         winning, best = best_moves(pos)
         for options in (dict(), dict(rave=False), dict(threads=2), dict(score_weight=0)):
             result = MCTS(seed=i, **options).search(pos, iterations=2000)
@@ -503,7 +476,7 @@ def _loss_in_one_sample():
         bad = lose | allow
         if win or not bad or len(bad) == len(pos.legal_moves()):
             continue
-        if minimax(pos.copy(), {}) != pos.to_move:
+        if minimax_winner(pos.copy(), {}) != pos.to_move:
             continue
         sample.append((pos, bad))
     return sample
@@ -703,7 +676,7 @@ def test_two_threads_merge_two_trees(rave):
     """threads=2 runs the budget per thread: 2x the iterations, merged visits summing to them."""
     pos = Position(6)
     budget = 2500
-    two = MCTS(seed=77, threads=2, rave=rave, max_nodes=400_000)
+    two = MCTS(seed=77, threads=2, rave=rave, tree_nodes=400_000)
     result = two.search(pos, iterations=budget)
     assert result.iterations == 2 * budget
     assert sum(result.visits.values()) == 2 * budget
@@ -728,102 +701,13 @@ def test_tree_too_small_for_the_root_still_searches():
     """A per-thread tree too small for the root's children is refused or still searches every root move."""
     pos = Position(10)                                   # 271 cells and the button
     try:
-        mcts = MCTS(seed=1, threads=4, max_nodes=1000)   # 250 nodes per tree
+        mcts = MCTS(seed=1, threads=4, tree_nodes=1000)   # 250 nodes per tree
         result = mcts.search(pos, iterations=500)
     except (ValueError, CatenaError):
         return
     assert set(result.visits) == set(pos.legal_moves()), (
         f"best_move {result.best_move} after {result.iterations} iterations with "
         f"{len(result.visits)} root moves searched")
-
-
-# ---------------------------------------------------------------- 7. strength
-
-
-@pytest.mark.parametrize("size,komi", [(4, 0), (6, 3)])
-def test_mcts_player_beats_random_player(size, komi):
-    """MCTSPlayer(iterations=1000) wins at least 95 of 100 games against RandomPlayer (colours alternate)."""
-    score = 0.0
-    for game in range(100):
-        score += play_game(MCTSPlayer(iterations=1000, seed=game), RandomPlayer(seed=10_000 + game),
-                           size=size, komi=komi, first_is_black=game % 2 == 0)
-    assert score >= 95, score
-
-
-# ---------------------------------------------------------------- 8. setup decisions
-
-
-@pytest.mark.parametrize("scoring", SCORINGS)
-@pytest.mark.parametrize("game_type", GAME_TYPES)
-def test_game_play_with_mcts_players(game_type, scoring):
-    """Game.play(MCTSPlayer, MCTSPlayer) on side 3: finishes, komi in range, P2 takes its better colour."""
-    budget, seed2 = 1500, 22
-    p1, p2 = MCTSPlayer(iterations=budget, seed=11), MCTSPlayer(iterations=budget, seed=seed2)
-    log = []
-
-    def on_action(game, who, kind, value):
-        entry = [who, kind, value, game.to_act]
-        if kind == "colour":
-            # P2's own search, reproduced: P2 has not searched before its colour choice
-            position = game.position
-            own = MCTS(seed=seed2).search(position, iterations=budget)
-            black = own.value if position.to_move == "black" else 1.0 - own.value
-            entry.append((own.score, black))
-        log.append(entry)
-
-    game = Game(size=3, game_type=game_type, scoring=scoring)
-    out = game.play(p1, p2, on_action=on_action)
-    assert game.is_over() and game.to_act is None
-    assert out == game.outcome()
-    assert out.outcome == game.position.outcome()
-    assert game.position.is_game_over()
-
-    kinds = [entry[1] for entry in log]
-    assert [(k, v.name if k == "move" else v) for _, k, v, *_ in log] == game.actions
-    if game_type == "komi":
-        assert kinds[:2] == ["komi", "colour"] and [e[0] for e in log[:2]] == ["P1", "P2"]
-        assert 0 <= game.komi <= KOMI_MAX[scoring] and isinstance(game.komi, int)
-        assert game.position.komi == game.komi
-    elif game_type == "nokomi":
-        assert kinds[:2] == ["move", "colour"] and [e[0] for e in log[:2]] == ["P1", "P2"]
-        assert log[0][2].name != "button"                 # P1's opening black stone (R18)
-        assert game.komi == 0
-    else:
-        assert "komi" not in kinds and "colour" not in kinds   # R19: no setup
-        assert out.p1_colour == "black" and game.komi == 0
-    assert all(k == "move" for k in kinds[2 if game_type != "double" else 0:])
-
-    if game_type != "double":
-        # the colour the margin favours (the win rate under longest ribbon, which has none)
-        _, _, colour, _, (margin, black_value) = next(e for e in log if e[1] == "colour")
-        assert (margin is None) == (scoring == "longest")
-        if margin:
-            expected = "black" if margin > 0 else "white"
-        else:
-            expected = "black" if black_value >= 0.5 else "white"
-        assert colour == expected, (colour, margin, black_value)
-        assert out.p1_colour == other(colour)
-
-    # the outcome is consistent per colour and per player
-    outcome = out.outcome
-    assert outcome.winner in ("black", "white")             # no draws (parity)
-    assert out.winner == outcome.winner
-    assert out.winner_player == ("P1" if outcome.winner == out.p1_colour else "P2")
-    assert game.player_of(outcome.winner) == out.winner_player
-    if scoring == "longest":
-        assert outcome.black_score is None and outcome.white_score is None
-    else:
-        winner_score = outcome.black_score if outcome.winner == "black" else outcome.white_score
-        loser_score = outcome.white_score if outcome.winner == "black" else outcome.black_score
-        assert winner_score > loser_score
-        assert out.score_of(out.winner_player) == winner_score
-    assert (outcome.button is None) == (game_type == "double")
-
-    # replaying the actions reproduces the game
-    replay = Game(size=3, game_type=game_type, scoring=scoring)
-    for kind, value in game.actions:
-        {"komi": replay.choose_komi, "colour": replay.choose_colour, "move": replay.push}[kind](value)
-    assert replay.outcome() == out
 
 
 # ---------------------------------------------------------------- 9. bad input
@@ -840,7 +724,7 @@ def _still_works(mcts, pos=None):
     (dict(threads="2"), TypeError), (dict(seed=-1), ValueError), (dict(seed=1.5), TypeError),
     (dict(seed="7"), TypeError), (dict(c=-0.1), ValueError), (dict(c=float("nan")), ValueError),
     (dict(rave_k=0), ValueError), (dict(rave_k=-5), ValueError), (dict(rave_k=float("nan")), ValueError),
-    (dict(expand_visits=0), ValueError), (dict(max_nodes=10), ValueError), (dict(max_nodes=1e6), TypeError),
+    (dict(expand_visits=0), ValueError), (dict(tree_nodes=10), ValueError), (dict(tree_nodes=1e6), TypeError),
 ])
 def test_bad_constructor_arguments(kwargs, exc):
     """Bad MCTS settings raise a TypeError or ValueError naming the setting."""
@@ -848,6 +732,25 @@ def test_bad_constructor_arguments(kwargs, exc):
         MCTS(**kwargs)
     assert next(iter(kwargs)) in str(info.value)
     _still_works(MCTS(seed=1))
+
+
+def test_tree_nodes_old_name_still_works_with_a_deprecation_warning():
+    """``max_nodes`` (the tree capacity's old name, easily confused with solve's node budget) still
+    sets ``tree_nodes``, warns, and refuses to be given with the new name."""
+    with pytest.warns(DeprecationWarning, match=r"MCTS\(max_nodes=\.\.\.\) is now tree_nodes") as caught:
+        old = MCTS(seed=1, max_nodes=50_000)
+    assert caught[0].filename == __file__               # the warning points at the caller
+    assert old.tree_nodes == 50_000
+    with pytest.warns(DeprecationWarning, match="tree_nodes"):
+        assert old.max_nodes == 50_000
+    with pytest.raises(TypeError, match="not both"):
+        MCTS(tree_nodes=60_000, max_nodes=50_000)
+    with pytest.raises(ValueError, match="tree_nodes"), pytest.warns(DeprecationWarning):
+        MCTS(max_nodes=10)
+    new = MCTS(seed=1, tree_nodes=50_000)
+    assert new.tree_nodes == 50_000
+    pos = Position(size=4)
+    assert (old.search(pos, iterations=300).visits == new.search(pos, iterations=300).visits)
 
 
 @pytest.mark.parametrize("kwargs,exc,words", [
@@ -911,13 +814,3 @@ def test_advance_before_any_search():
         mcts.advance("D4")
     assert mcts.tree_size == []
     _still_works(mcts)
-
-
-def test_mcts_player_needs_a_budget():
-    """MCTSPlayer without any budget raises ValueError; bad MCTS options raise at construction."""
-    with pytest.raises(ValueError, match="budget"):
-        MCTSPlayer(iterations=None, seconds=None)
-    with pytest.raises(ValueError):
-        MCTSPlayer(iterations=100, threads=0)
-    with pytest.raises(TypeError):
-        MCTSPlayer(iterations=100, no_such_option=1)

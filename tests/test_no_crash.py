@@ -43,21 +43,21 @@ def run_script(code, timeout=60):
 
 # ---------------------------------------------------------------- fault 1: MCTS node arena overflow
 
-def test_fault1_max_nodes_beyond_the_arena_is_refused():
+def test_fault1_tree_nodes_beyond_the_arena_is_refused():
     out = run_script("""
         import catena
         for size in (6, 3):
             try:
-                catena.MCTS(seed=1, max_nodes=2**62).search(catena.Position(size=size), iterations=2000)
+                catena.MCTS(seed=1, tree_nodes=2**62).search(catena.Position(size=size), iterations=2000)
             except ValueError as exc:
-                assert "max_nodes" in str(exc), exc
+                assert "tree_nodes" in str(exc), exc
                 print("refused")
         # the largest accepted size: the arena either exists or the search says there is no room
         try:
-            result = catena.MCTS(seed=1, max_nodes=2**31 - 1).search(catena.Position(size=3), iterations=2000)
+            result = catena.MCTS(seed=1, tree_nodes=2**31 - 1).search(catena.Position(size=3), iterations=2000)
             assert result.iterations == 2000
         except MemoryError as exc:
-            assert "max_nodes" in str(exc)
+            assert "tree_nodes" in str(exc)
         print("done")
     """)
     assert out.split() == ["refused", "refused", "done"]
@@ -172,19 +172,21 @@ def test_busy_mcts_refuses_search_advance_and_reinit():
 
 
 def test_copies_of_an_mcts_are_independent():
-    mcts = MCTS(seed=5, threads=2, rave=False, c=0.5, expand_visits=2, max_nodes=100_000)
+    settings = dict(seed=5, threads=2, rave=False, c=0.5, expand_visits=2, tree_nodes=100_000, score_weight=0.5,
+                    exact_cells=3)
+    mcts = MCTS(**settings)
     mcts.search(Position(size=4), iterations=500)
     sizes = mcts.tree_size
     for other in (copy.copy(mcts), copy.deepcopy(mcts), pickle.loads(pickle.dumps(mcts))):
         assert other is not mcts and other.tree_size == []
         assert (other.seed, other.c, other.threads, other.rave, other.rave_k, other.expand_visits,
-                other.max_nodes) == (5, 0.5, 2, False, mcts.rave_k, 2, 100_000)
+                other.tree_nodes, other.score_weight, other.exact_cells) == (5, 0.5, 2, False, mcts.rave_k, 2,
+                                                                             100_000, 0.5, 3)
         other.search(Position(size=5), iterations=300)
         assert mcts.tree_size == sizes
     # the same seed gives the copy the same search as a new object
     assert (copy.copy(mcts).search(Position(size=4), iterations=400).visits
-            == MCTS(seed=5, threads=2, rave=False, c=0.5, expand_visits=2,
-                    max_nodes=100_000).search(Position(size=4), iterations=400).visits)
+            == MCTS(**settings).search(Position(size=4), iterations=400).visits)
 
 
 def test_copies_search_in_parallel_threads():

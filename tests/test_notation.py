@@ -160,3 +160,15 @@ def test_bools_are_not_action_ids():
         Move.from_index(True, 2)
     assert pos.is_legal(True) is False and pos.is_legal(numpy.bool_(True)) is False
     assert pos.ply == 0
+
+
+@pytest.mark.parametrize("size", range(1, 11))
+def test_coordinates_are_the_letter_and_number_of_each_cell_name(size):
+    """The drawings place cells by catena._geometry.cell_coordinates; they must say what the names say (R1, R2)."""
+    from catena._geometry import cell_coordinates
+
+    pairs = cell_coordinates(size)
+    assert len(pairs) == len(catena.cells(size))
+    for name, (column, row) in zip(catena.cells(size), pairs):
+        assert name == f"{chr(64 + column)}{row}"
+        assert abs(column - row) < size and 1 <= column <= 2 * size - 1 and 1 <= row <= 2 * size - 1

@@ -90,8 +90,11 @@ def test_action_symmetries_match_catena_symmetries_and_fix_the_button():
 
 def test_bad_symmetry_arguments_raise():
     obs = Position(size=2).observation_tensor()
-    for bad in (-1, 12, True, 1.0):
-        with pytest.raises(ValueError):
+    for bad in (-1, 12):
+        with pytest.raises(ValueError, match=f"the symmetry must be 0 to 11, not {bad}"):
+            transform_tensor(obs, bad)
+    for bad in (True, 1.0):
+        with pytest.raises(TypeError, match="the symmetry must be an int"):
             transform_tensor(obs, bad)
     with pytest.raises(ValueError):
         transform_tensor(numpy.zeros((4, 4)), 0)

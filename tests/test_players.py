@@ -1,30 +1,20 @@
-"""Tests of the players of catena.players (RandomPlayer, MCTSPlayer) beyond the MCTS itself.
+"""Tests of the players of catena.players (RandomPlayer, FlatMonteCarloPlayer, MCTSPlayer):
+their moves and setup decisions, their strength, and whole games through Game.play.
 
-Rule numbers refer to docs/rules.md.  The strength match and the whole
-games through Game.play are in test_mcts.py.
+Rule numbers refer to docs/rules.md.  The search itself is tested in test_mcts.py.
 """
 
 import pytest
 
-from catena import Game, MCTS, Position
+from catena import MCTS, SCORINGS, Game, Position
+from catena._position import KOMI_RANGES
+from catena.match import play_game
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
+from conftest import minimax_winner
+
 GAME_TYPES = ("komi", "nokomi", "double")
-
-
-def minimax(pos):
-    """Winner under best play (exhaustive, for side-2 boards only)."""
-    if pos.is_game_over():
-        return pos.outcome().winner
-    mover = pos.to_move
-    values = []
-    for move in pos.legal_moves():
-        pos.push(move)
-        values.append(minimax(pos))
-        pos.pop()
-    if mover in values:
-        return mover
-    return None if None in values else ("white" if mover == "black" else "black")
+OTHER = {"black": "white", "white": "black"}
 
 
 def test_random_player_is_seeded_and_legal():
@@ -81,11 +71,24 @@ def test_mcts_player_with_a_time_budget():
 def test_komi_choice_on_side_2_is_at_the_solved_threshold(scoring, seed):
     """As P1 on side 2, MCTSPlayer chooses the komi where the solved winner switches from Black to White."""
     high = 15 if scoring == "standard" else 40
-    winners = [minimax(Position(2, "komi", scoring, k)) for k in range(high + 1)]
+    winners = [minimax_winner(Position(2, "komi", scoring, k)) for k in range(high + 1)]
     switch = winners.index("white")
     assert set(winners[:switch]) == {"black"} and set(winners[switch:]) == {"white"}
     komi = MCTSPlayer(iterations=2000, seed=seed).choose_komi(Game(2, "komi", scoring))
     assert komi in (switch - 1, switch)
+
+
+
+@pytest.mark.parametrize("scoring", ["standard", "longest", "square"])
+def test_komi_choice_stays_in_the_rules_range(scoring, monkeypatch):
+    """However far ahead Black looks, P1's komi bid is the top of R22's range for the scoring."""
+    top = KOMI_RANGES[scoring][1]
+    player = MCTSPlayer(iterations=10, seed=1)
+    monkeypatch.setattr(player, "_black_margin", lambda pos: None if scoring == "longest" else 5000.0)
+    monkeypatch.setattr(player, "_black_value", lambda pos: 0.55 if pos.komi == top else 0.9)
+    komi = player.choose_komi(Game(3, "komi", scoring))
+    assert komi == top
+    Game(3, "komi", scoring).choose_komi(komi)          # and the game takes it
 
 
 @pytest.mark.parametrize("game_type", ["komi", "nokomi"])
@@ -98,7 +101,7 @@ def test_mcts_player_colour_choice_takes_the_solved_winner(game_type):
                 game.choose_komi(komi)
             else:
                 game.push(opening)
-            winner = minimax(game.position.copy())
+            winner = minimax_winner(game.position.copy())
             assert MCTSPlayer(iterations=3000, seed=komi).choose_colour(game) == winner
 
 
@@ -129,6 +132,105 @@ def test_players_check_their_arguments_when_made(make, error, words):
     """A bad budget raises when the player is made, not at its first move."""
     with pytest.raises(error, match=words):
         make()
+
+
+def test_mcts_player_needs_a_budget():
+    """MCTSPlayer without any budget raises ValueError; bad MCTS options raise at construction."""
+    with pytest.raises(ValueError, match="budget"):
+        MCTSPlayer(iterations=None, seconds=None)
+    with pytest.raises(ValueError):
+        MCTSPlayer(iterations=100, threads=0)
+    with pytest.raises(TypeError):
+        MCTSPlayer(iterations=100, no_such_option=1)
+
+
+# ---------------------------------------------------------------- strength
+
+
+@pytest.mark.parametrize("size,komi", [(4, 0), (6, 3)])
+def test_mcts_player_beats_random_player(size, komi):
+    """MCTSPlayer(iterations=1000) wins at least 95 of 100 games against RandomPlayer (colours alternate)."""
+    score = 0.0
+    for game in range(100):
+        score += play_game(MCTSPlayer(iterations=1000, seed=game), RandomPlayer(seed=10_000 + game),
+                           size=size, komi=komi, first_is_black=game % 2 == 0)
+    assert score >= 95, score
+
+
+# ---------------------------------------------------------------- whole games: the setup decisions
+
+
+@pytest.mark.parametrize("scoring", SCORINGS)
+@pytest.mark.parametrize("game_type", GAME_TYPES)
+def test_game_play_with_mcts_players(game_type, scoring):
+    """Game.play(MCTSPlayer, MCTSPlayer) on side 3: finishes, komi in range, P2 takes its better colour."""
+    budget, seed2 = 1500, 22
+    p1, p2 = MCTSPlayer(iterations=budget, seed=11), MCTSPlayer(iterations=budget, seed=seed2)
+    log = []
+
+    def on_action(game, who, kind, value):
+        entry = [who, kind, value, game.to_act]
+        if kind == "colour":
+            # P2's own search, reproduced: P2 has not searched before its colour choice
+            position = game.position
+            own = MCTS(seed=seed2).search(position, iterations=budget)
+            black = own.value if position.to_move == "black" else 1.0 - own.value
+            entry.append((own.score, black))
+        log.append(entry)
+
+    game = Game(size=3, game_type=game_type, scoring=scoring)
+    out = game.play(p1, p2, on_action=on_action)
+    assert game.is_over() and game.to_act is None
+    assert out == game.outcome()
+    assert out.outcome == game.position.outcome()
+    assert game.position.is_game_over()
+
+    kinds = [entry[1] for entry in log]
+    assert [(k, v.name if k == "move" else v) for _, k, v, *_ in log] == game.actions
+    if game_type == "komi":
+        assert kinds[:2] == ["komi", "colour"] and [e[0] for e in log[:2]] == ["P1", "P2"]
+        assert 0 <= game.komi <= KOMI_RANGES[scoring][1] and isinstance(game.komi, int)
+        assert game.position.komi == game.komi
+    elif game_type == "nokomi":
+        assert kinds[:2] == ["move", "colour"] and [e[0] for e in log[:2]] == ["P1", "P2"]
+        assert log[0][2].name != "button"                 # P1's opening black stone (R18)
+        assert game.komi == 0
+    else:
+        assert "komi" not in kinds and "colour" not in kinds   # R19: no setup
+        assert out.p1_colour == "black" and game.komi == 0
+    assert all(k == "move" for k in kinds[2 if game_type != "double" else 0:])
+
+    if game_type != "double":
+        # the colour the margin favours (the win rate under longest ribbon, which has none)
+        _, _, colour, _, (margin, black_value) = next(e for e in log if e[1] == "colour")
+        assert (margin is None) == (scoring == "longest")
+        if margin:
+            expected = "black" if margin > 0 else "white"
+        else:
+            expected = "black" if black_value >= 0.5 else "white"
+        assert colour == expected, (colour, margin, black_value)
+        assert out.p1_colour == OTHER[colour]
+
+    # the outcome is consistent per colour and per player
+    outcome = out.outcome
+    assert outcome.winner in ("black", "white")             # no draws (parity)
+    assert out.winner == outcome.winner
+    assert out.winner_player == ("P1" if outcome.winner == out.p1_colour else "P2")
+    assert game.player_of(outcome.winner) == out.winner_player
+    if scoring == "longest":
+        assert outcome.black_score is None and outcome.white_score is None
+    else:
+        winner_score = outcome.black_score if outcome.winner == "black" else outcome.white_score
+        loser_score = outcome.white_score if outcome.winner == "black" else outcome.black_score
+        assert winner_score > loser_score
+        assert out.score_of(out.winner_player) == winner_score
+    assert (outcome.button is None) == (game_type == "double")
+
+    # replaying the actions reproduces the game
+    replay = Game(size=3, game_type=game_type, scoring=scoring)
+    for kind, value in game.actions:
+        {"komi": replay.choose_komi, "colour": replay.choose_colour, "move": replay.push}[kind](value)
+    assert replay.outcome() == out
 
 
 def test_version():

@@ -9,12 +9,12 @@ Rule numbers refer to docs/rules.md: R16 (standard score), R22 (komi ranges), R2
 import random
 
 import pytest
+from test_mcts import random_endgame
 
 import catena
 from catena import MCTS, Game, Position
 from catena.players import MCTSPlayer
 from catena.points import build_points_set, measure
-from test_mcts import random_endgame
 
 SIGN = {"black": 1, "white": -1}
 

@@ -7,8 +7,9 @@ end once the list runs out.  Rule numbers refer to docs/rules.md.
 
 Properties, after every move:
 
-* every group of stones is a ribbon (R4, R5), checked with a flood fill over
-  ``to_array`` and ``catena.neighbours``, and the groups are exactly ``ribbons()``;
+* every group of stones is a ribbon (R4, R5), checked over ``to_array`` and
+  ``catena.neighbours`` (the groups by the reference's flood fill), and the groups are
+  exactly ``ribbons()``;
 * the legal cells only shrink (R8); the button is a move exactly while untaken
   (R13, R18, R19) and leaves the list once taken;
 * bounded ribbons are one colour and never change cells or colour afterwards
@@ -22,14 +23,20 @@ independent of the original; equal positions reached by different move orders
 """
 
 import copy
+import os
 import pickle
 import random
+import sys
 from functools import lru_cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import catena
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _fastref import ref  # noqa: E402  (tests/reference.py, its geometry memoised)
+from conftest import position_state, state_changes  # noqa: E402
 
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
@@ -86,40 +93,13 @@ def play(game):
     return pos
 
 
-def snapshot(pos):
-    return {
-        "zobrist": pos.zobrist,
-        "board": pos.to_array().tobytes(),
-        "legal": [str(m) for m in pos.legal_moves()],
-        "to_move": pos.to_move,
-        "button": pos.button,
-        "stones_left": pos.stones_left,
-        "ply": pos.ply,
-        "over": pos.is_game_over(),
-        "outcome": pos.outcome(),
-        "ribbons": pos.ribbons(),
-        "claims": pos.last_claims(),
-        "moves": [str(m) for m in pos.move_stack],
-    }
-
-
 def groups_of(board, size):
-    """Flood fill: the groups of stones (R4) as lists of cell indices."""
-    nbs = nb_table(size)
-    seen, out = set(), []
-    for start in range(len(board)):
-        if board[start] and start not in seen:
-            group, todo = [start], [start]
-            seen.add(start)
-            while todo:
-                c = todo.pop()
-                for d in nbs[c]:
-                    if board[d] and d not in seen:
-                        seen.add(d)
-                        group.append(d)
-                        todo.append(d)
-            out.append(group)
-    return out
+    """The groups of stones (R4) as lists of cell indices, by tests/reference.py's flood fill
+    (its cells come in catena's index order: test_differential checks the names agree)."""
+    cells = ref._cells(size)
+    index = {cell: i for i, cell in enumerate(cells)}
+    stones = {cells[i] for i, colour in enumerate(board) if colour}
+    return [sorted(index[cell] for cell in group) for group in ref._groups(size, stones)]
 
 
 def check_ribbons(pos, ctx):
@@ -166,18 +146,17 @@ def test_invariants_along_a_game(game):
     prev_cells = set(catena.cells(pos.size))
     check_ribbons(pos, ctx)
     for move in moves_of(pos, game[4], game[5]):
-        before = snapshot(pos)
+        before = position_state(pos)
         pos.push(move)
-        after = snapshot(pos)
+        after = position_state(pos)
         ctx += move + " "
 
         # pop restores exactly; pushing again gives the same state
         assert str(pos.pop()) == move, ctx
-        restored = snapshot(pos)
-        assert restored == before, ({k: (restored[k], before[k]) for k in before
-                                     if restored[k] != before[k]}, ctx)
+        restored = position_state(pos)
+        assert restored == before, (state_changes(before, restored), ctx)
         pos.push(move)
-        assert snapshot(pos) == after, ctx
+        assert position_state(pos) == after, ctx
 
         check_ribbons(pos, ctx)
 
@@ -225,29 +204,29 @@ def test_invariants_along_a_game(game):
 
 
 def assert_same(a, b, what):
-    sa, sb = snapshot(a), snapshot(b)
-    assert sa == sb, (what, {k: (sa[k], sb[k]) for k in sa if sa[k] != sb[k]})
+    sa, sb = position_state(a), position_state(b)
+    assert sa == sb, (what, state_changes(sa, sb))
     assert a == b, what
     assert (a.size, a.game_type, a.scoring, a.komi) == (b.size, b.game_type, b.scoring, b.komi), what
 
 
 def check_independent(original, clone, what):
     """Moves on the clone leave the original alone, and the other way round."""
-    before = snapshot(original)
+    before = position_state(original)
     if clone.legal_moves():
         clone.push(clone.legal_moves()[-1])
-        assert snapshot(original) == before, f"{what}: push on the copy changed the original"
+        assert position_state(original) == before, f"{what}: push on the copy changed the original"
         clone.pop()
     if clone.ply:
         last = clone.pop()
-        assert snapshot(original) == before, f"{what}: pop on the copy changed the original"
+        assert position_state(original) == before, f"{what}: pop on the copy changed the original"
         clone.push(last)
-    clone_before = snapshot(clone)
+    clone_before = position_state(clone)
     if original.legal_moves():
         original.push(original.legal_moves()[0])
-        assert snapshot(clone) == clone_before, f"{what}: push on the original changed the copy"
+        assert position_state(clone) == clone_before, f"{what}: push on the original changed the copy"
         original.pop()
-    assert snapshot(original) == before, what
+    assert position_state(original) == before, what
 
 
 @settings(max_examples=300, **SETTINGS)

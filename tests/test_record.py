@@ -7,14 +7,14 @@ import io
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import catena
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS
 from catena.errors import CatenaError
 from catena.game import Game
-from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS
 from catena.record import GameRecord, RecordError, read_game, read_games, write_game
-
 
 # ---------------------------------------------------------------- helpers
 
@@ -238,7 +238,8 @@ def test_record_error_is_a_catena_value_error():
     (HEADER + "komi 03", "03", ["expected a komi", "found '03'"]),
     (HEADER + "komi", None, ["expected a komi", "found end of text"]),
     (HEADER + "komi { c } 3", "{", ["expected a komi", "found a comment"]),
-    (HEADER + "komi 1234567890123456789012345678901", "1234567890123456789012345678901", ["expected a komi", "found '12345678901234567890...'"]),
+    (HEADER + "komi 1234567890123456789012345678901", "1234567890123456789012345678901",
+     ["expected a komi", "found '12345678901234567890...'"]),
     (HEADER + "komi 3 colour white A" + "1" * 5000, "A111", ["expected a move", "found 'A1111111111111111111...'"]),
     (HEADER + "komi 3 colour red", "red", ["expected 'black' or 'white' after 'colour'", "found 'red'"]),
     (HEADER + "komi 3 colour", None, ["expected 'black' or 'white'", "end of text"]),
@@ -286,7 +287,7 @@ def test_record_error_is_a_catena_value_error():
     (HEADER + '[Komi "3"]\nkomi 4', "4", ["expected komi 3 (as the Komi tag says), found komi 4"]),
     (HEADER + '[Komi "3"]\n', None, ["expected the komi action 'komi 3'", "found end of text"]),
     ('[Size "1"]\n[GameType "komi"]\n[Scoring "standard"]\n[Result "P2"]\nkomi 0 colour white A1', '"P2"',
-     ['expected Result "P1"', "P1 (black) wins, black 1 white 0.5", 'found "P2"']),
+     ['expected Result "P1"', "the replayed game is over, P1 (black) wins: black 1, white 0.5", 'found "P2"']),
     ('[Size "1"]\n[GameType "komi"]\n[Scoring "standard"]\n[Result "*"]\nkomi 0 colour white A1', '"*"',
      ['expected Result "P1"', 'found "*"']),
 ])
@@ -319,7 +320,7 @@ def test_errors_of_records_not_read_from_text():
         (GameRecord({**good.tags, "Komi": "2"}, good.actions), RecordError, "as the Komi tag says"),
     ]
     for record, exc, words in cases:
-        for call in (record.game, lambda: write_game(record)):
+        for call in (record.game, lambda record=record: write_game(record)):
             with pytest.raises(exc, match=words.replace("(", r"\(").replace(")", r"\)")) as info:
                 call()
             if exc is RecordError:

@@ -1,12 +1,14 @@
 """Rule-by-rule tests of catena against docs/rules.md.
 
-Every test names the rule (R1..R25) or worked fact (F1..F4) it checks.  The
-helpers below recompute what the rules say directly from the stones on the
-board (flood fill, R7 by "is the group after the placement a ribbon", R9 by
-trying every empty neighbour), independently of the library's incremental core.
+Every test names the rule (R1..R25) or worked fact (F1..F4) it checks.  What the
+rules say is recomputed from the stones on the board by tests/reference.py, the
+independent checker (flood fill, R7 by "is the group after the placement a ribbon",
+R9 by trying every empty neighbour), not by the library's incremental core.
 """
 
+import os
 import random
+import sys
 from collections import Counter
 
 import pytest
@@ -14,37 +16,42 @@ import pytest
 import catena
 from catena import IllegalMoveError, Position
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference as ref  # noqa: E402
+
 BLACK, WHITE = "black", "white"
 OTHER = {BLACK: WHITE, WHITE: BLACK}
 
-# ---------------------------------------------------------------- brute-force helpers
-
-OFFSETS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))   # R3
-
-
-def rc(name):
-    """(column, row) of a cell name (R2)."""
-    return ord(name[0].upper()) - 64, int(name[1:])
+# ---------------------------------------------------------------- the rules recomputed from the stones
+# by tests/reference.py, the independent checker; these wrappers speak cell names where the
+# reference speaks (column, row) pairs.
 
 
 def nm(c, r):
-    return chr(64 + c) + str(r)
-
-
-def on_board(n, c, r):
-    """R2: 1 <= c, r <= 2n-1 and |c - r| <= n-1."""
-    return 1 <= c <= 2 * n - 1 and 1 <= r <= 2 * n - 1 and abs(c - r) <= n - 1
+    """The name of cell (c, r) (R2)."""
+    return ref._name((c, r))
 
 
 def all_cells(n):
     """Cell names by column, then row."""
-    return [nm(c, r) for c in range(1, 2 * n) for r in range(1, 2 * n) if on_board(n, c, r)]
+    return ref.cell_names(n)
+
+
+def _cell(n, name):
+    return ref._parse(n, name)
+
+
+def _cells(n, names):
+    return {ref._parse(n, name) for name in names}
+
+
+def _names(cells):
+    return frozenset(ref._name(cell) for cell in cells)
 
 
 def nbrs(n, name):
     """R3 neighbours of a cell, as a set of names."""
-    c, r = rc(name)
-    return {nm(c + dc, r + dr) for dc, dr in OFFSETS if on_board(n, c + dc, r + dr)}
+    return set(_names(ref._neighbours(n, _cell(n, name))))
 
 
 def board(pos):
@@ -53,42 +60,32 @@ def board(pos):
 
 
 def group_of(n, stones, start):
-    group, todo = {start}, [start]
-    while todo:
-        cell = todo.pop()
-        for nb in nbrs(n, cell):
-            if nb in stones and nb not in group:
-                group.add(nb)
-                todo.append(nb)
-    return frozenset(group)
+    """R4: the group of ``stones`` holding ``start``, by flood fill."""
+    return _names(ref._group_of(n, _cells(n, stones), _cell(n, start)))
 
 
 def groups(n, stones):
-    seen, out = set(), []
-    for cell in all_cells(n):
-        if cell in stones and cell not in seen:
-            g = group_of(n, stones, cell)
-            seen |= g
-            out.append(g)
-    return out
+    """All groups, ordered by their first cell."""
+    return [_names(group) for group in ref._groups(n, _cells(n, stones))]
 
 
 def is_ribbon(n, group):
-    """R4: an induced simple path: degrees <= 2 and exactly len-1 adjacencies."""
-    degrees = [len(nbrs(n, s) & group) for s in group]
-    return max(degrees) <= 2 and sum(degrees) == 2 * (len(group) - 1)
+    """R4: an induced simple path."""
+    return ref._is_ribbon(n, _cells(n, group))
 
 
 def r7_legal(n, stones, cell):
     """R7 ("equivalently" form): after the placement the group holding it is a ribbon."""
-    if cell in stones:
-        return False
-    after = set(stones) | {cell}
-    return is_ribbon(n, group_of(n, after, cell))
+    return ref._is_legal(n, _cells(n, stones), _cell(n, cell))
+
+
+def legal_cells(n, stones):
+    return set(_names(ref._legal_cells(n, _cells(n, stones))))
 
 
 def r7_local(n, stones, cell):
-    """R7 (first form): |S| <= 2, every stone of S an end, two stones in different ribbons."""
+    """R7 (first form, which the reference does not use): |S| <= 2, every stone of S an end,
+    two stones in different ribbons."""
     if cell in stones:
         return False
     s = nbrs(n, cell) & set(stones)
@@ -102,29 +99,23 @@ def r7_local(n, stones, cell):
     return True
 
 
-def legal_cells(n, stones):
-    return {cell for cell in all_cells(n) if r7_legal(n, stones, cell)}
-
-
 def is_bounded(n, stones, group):
     """R9: no empty cell next to a stone of the ribbon is a legal placement."""
-    return not any(r7_legal(n, stones, y) for s in group for y in nbrs(n, s) if y not in stones)
+    return ref._is_bounded(n, _cells(n, stones), _cells(n, group))
 
 
 def bounded_set(n, stones):
-    return {g for g in groups(n, stones) if is_bounded(n, stones, g)}
+    return {_names(group) for group in ref._bounded_ribbons(n, _cells(n, stones))}
 
 
 def can_place_two(n, stones):
-    """R20: a legal x after which (claims never matter, R8) a legal cell remains."""
-    return any(legal_cells(n, set(stones) | {x}) for x in legal_cells(n, stones))
+    """R20: a legal x after which a legal cell remains."""
+    return ref.can_place_two(n, _cells(n, stones))
 
 
 def majority(colours):
-    cnt = Counter(colours)
-    if cnt[BLACK] == cnt[WHITE]:
-        return None
-    return BLACK if cnt[BLACK] > cnt[WHITE] else WHITE
+    """The colour of more of ``colours``, None on a tie (R12, R21)."""
+    return ref._majority(dict(enumerate(colours)), range(len(colours)))
 
 
 def cell_moves(pos):
@@ -180,7 +171,7 @@ def random_game(size, seed, game_type="komi", scoring="standard", komi=0, button
 def placer_colours(moves, game_type="komi"):
     """The colour of the player making each move, by move order (R13, R18, R19)."""
     out, mover, left = [], BLACK, 1
-    for m in moves:
+    for _ in moves:
         out.append(mover)
         if game_type == "double":
             left -= 1
@@ -200,23 +191,6 @@ def final_ribbons(pos):
         assert len(owners) == 1, "a ribbon is not one colour at the end"
         out.append((owners.pop(), len(g)))
     return out
-
-
-def longest_winner(ribs, komi, button):
-    """R24 recomputed: komi onto one of White's longest, cancel equal pairs."""
-    lengths = {BLACK: Counter(), WHITE: Counter()}
-    for owner, length in ribs:
-        lengths[owner][length] += 1
-    if lengths[WHITE]:
-        top = max(lengths[WHITE])
-        lengths[WHITE][top] -= 1
-        lengths[WHITE][top + komi] += 1
-    remaining = []
-    for length in set(lengths[BLACK]) | set(lengths[WHITE]):
-        diff = lengths[BLACK][length] - lengths[WHITE][length]
-        if diff:
-            remaining.append((length, BLACK if diff > 0 else WHITE))
-    return max(remaining)[1] if remaining else button
 
 
 def expected_scores(pos, ribs, square=False):
@@ -274,7 +248,7 @@ def test_r2_names_examples_and_case_insensitivity():
     names = catena.cells(6)
     assert names[0] == "A1" and names[-1] == "K11"
     assert catena.neighbours("F6", 6) and len(catena.neighbours("F6", 6)) == 6
-    assert rc("F6") == (6, 6)
+    assert _cell(6, "F6") == (6, 6)
     assert catena.parse_cell("f6", 6) == catena.parse_cell("F6", 6)
     assert catena.parse_cell("k11", 6) == len(names) - 1
     assert str(catena.Move("f6")) == "F6"
@@ -483,7 +457,7 @@ def test_r10_bounded_ribbon_never_changes_again():
     """R10: once bounded, a ribbon keeps its cells and its colours to the end of the game."""
     for seed, size in enumerate((6, 5, 4)):
         frozen = {}
-        def check(before, move, after):
+        def check(before, move, after, frozen=frozen):
             ribs = {frozenset(r.cells): r for r in after.ribbons()}
             for cells_, colours in frozen.items():
                 assert cells_ in ribs and ribs[cells_].bounded
@@ -518,7 +492,7 @@ def test_r11_ribbon_three_cells_from_the_stone_is_newly_bounded():
     assert not is_bounded(3, board(pos), frozenset({"A3"}))
     pos.push("B1")                                     # White
     assert [(c.cells, c.owner) for c in pos.last_claims()] == [(("A3",), WHITE)]
-    (c1, r1), (c2, r2) = rc("B1"), rc("A3")
+    (c1, r1), (c2, r2) = _cell(3, "B1"), _cell(3, "A3")
     assert max(abs(c1 - c2), abs(r1 - r2), abs((c1 - r1) - (c2 - r2))) == 3
 
 
@@ -780,6 +754,17 @@ def test_r17_p2_choosing_white_leaves_p1_black_and_komi_to_white():
     assert game.phase == "over" and game.to_act is None
     assert (out.outcome.black_score, out.outcome.white_score) == (1, 1.5)
     assert out.winner == WHITE and out.winner_player == "P2" and out.p1_colour == BLACK
+    assert str(out) == "P2 (white) wins: black 1, white 1.5"
+
+
+def test_game_outcome_sentence_for_a_draw_and_for_longest_ribbon_scoring():
+    """The outcome sentence (terminal, command line and record errors all print it) names no
+    winner in a draw and no scores where R24 gives none."""
+    draw = catena.GameOutcome(catena.Outcome(None, 3.0, 3.0, None), BLACK, None)
+    assert str(draw) == "a draw: black 3, white 3"
+    game = catena.Game(size=1, game_type="double", scoring="longest")
+    game.push("A1")
+    assert str(game.outcome()) == "P1 (black) wins"
 
 
 def test_r18_nokomi_first_move_must_be_a_stone_then_white_moves():
@@ -801,7 +786,8 @@ def test_r18_nokomi_setup_through_game():
     for choice, white_player in (("black", "P1"), ("white", "P2")):
         game = catena.Game(size=4, game_type="nokomi")
         assert (game.phase, game.to_act, game.komi) == ("first_stone", "P1", 0)
-        for action in (lambda: game.choose_komi(0), lambda: game.choose_colour(choice)):
+        for action in (lambda game=game: game.choose_komi(0),
+                       lambda game=game, choice=choice: game.choose_colour(choice)):
             with pytest.raises(catena.SetupError):
                 action()
         with pytest.raises(IllegalMoveError):
@@ -1063,15 +1049,15 @@ def test_r24_komi_is_added_to_whites_longest_ribbon():
         pos = make(3, moves, scoring="longest", komi=komi)
         out = pos.outcome()
         assert (out.winner, out.black_score, out.white_score, out.button) == (winner, None, None, BLACK)
-        assert longest_winner(final_ribbons(pos), komi, BLACK) == winner
+        assert ref.longest_winner(final_ribbons(pos), komi, BLACK) == winner
 
 
 def test_r24_pairs_of_equal_length_are_removed():
     """R24: Black [2,1,1,1] vs White [2,2]: the 2-2 pair goes, White's other 2 is the longest left: White wins."""
     pos = make(3, "D3 C5 A3 C4 E5 B2 C1 A1 E3", scoring="longest")
     ribs = final_ribbons(pos)
-    assert sorted(l for o, l in ribs if o == BLACK) == [1, 1, 1, 2]
-    assert sorted(l for o, l in ribs if o == WHITE) == [2, 2]
+    assert sorted(length for owner, length in ribs if owner == BLACK) == [1, 1, 1, 2]
+    assert sorted(length for owner, length in ribs if owner == WHITE) == [2, 2]
     assert pos.outcome().winner == WHITE
     assert make(3, "D3 C5 A3 C4 E5 B2 C1 A1 E3").outcome().winner == BLACK   # standard 5 vs 4.5
 
@@ -1085,7 +1071,7 @@ def test_r24_none_remains_button_holder_wins():
     ribs = final_ribbons(given)
     assert sorted(ribs) == [(BLACK, 1), (BLACK, 5), (WHITE, 1), (WHITE, 2)]   # komi 3: White's 2 -> 5
     assert given.outcome().button == WHITE                                     # Black placed last
-    assert given.outcome().winner == WHITE == longest_winner(ribs, 3, WHITE)
+    assert given.outcome().winner == WHITE == ref.longest_winner(ribs, 3, WHITE)
     assert make(3, "C4 E5 D4 C1 B3 C2 A3 A1 E3", scoring="longest", komi=2).outcome().winner == BLACK
 
 
@@ -1095,7 +1081,7 @@ def test_r24_komi_goes_to_only_one_of_whites_longest():
     pos = make(4, moves, scoring="longest", komi=4)
     ribs = final_ribbons(pos)
     assert sorted(ribs) == [(BLACK, 1), (BLACK, 3), (BLACK, 7), (WHITE, 3), (WHITE, 3)]
-    assert pos.outcome().winner == BLACK == longest_winner(ribs, 4, pos.outcome().button)
+    assert pos.outcome().winner == BLACK == ref.longest_winner(ribs, 4, pos.outcome().button)
 
 
 def test_r24_no_white_ribbon_komi_dropped():
@@ -1112,10 +1098,10 @@ def test_r24_longest_matches_recomputation_along_random_games():
         pos = random_game(size, 1500 + seed, scoring="longest", komi=komi, button_p=0.15)
         out = pos.outcome()
         assert out.black_score is None and out.white_score is None
-        assert out.winner == longest_winner(final_ribbons(pos), komi, out.button)
+        assert out.winner == ref.longest_winner(final_ribbons(pos), komi, out.button)
     for seed in range(20):
         pos = random_game(2 + seed % 4, 1600 + seed, game_type="double", scoring="longest")
-        assert pos.outcome().winner == longest_winner(final_ribbons(pos), 0, None)
+        assert pos.outcome().winner == ref.longest_winner(final_ribbons(pos), 0, None)
 
 
 def test_r25_square_scoring_by_hand():
@@ -1191,7 +1177,7 @@ def test_f4_symmetric_positions_play_alike():
         syms = catena.symmetries(size)
         assert len(set(syms)) == 12
         for sym in syms:
-            for i, name in enumerate(names):
+            for i in range(len(names)):
                 assert {names[sym[j]] for j in catena.neighbours(i, size)} == nbrs(size, names[sym[i]])
         game = random_game(size, 1900 + size, button_p=0.1)
         moves = [str(m) for m in game.move_stack]

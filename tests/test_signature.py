@@ -18,7 +18,7 @@ def test_signature_totals_are_unchanged():
 
 def test_report_prints_every_row():
     lines = []
-    report(quick=True, callgrind=False, out=lines.append)
+    report(quick=True, out=lines.append)
     text = "\n".join(lines)
     for row in ("playouts/s (wall)", "playouts/s (CPU)", "placements/s (wall)", "placements/s (CPU)",
                 "perft empty", "perft middle game", "position size (bytes)", "legal_moves()",

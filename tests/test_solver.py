@@ -2,7 +2,7 @@
 
 The solver is checked through its results only (the solver key is not exposed):
 
-* against an exhaustive minimax written here (no table, no pruning) on the empty boards of
+* against an exhaustive minimax (tests/conftest.py: no table, no pruning) on the empty boards of
   sides 1 and 2 and on side-3/4 endgames reached by seeded random play;
 * the best move keeps the value, the principal variation is legal and scores the value;
 * positions that are images of each other under the 12 board symmetries, or that differ
@@ -29,6 +29,8 @@ import catena.solved
 from catena import Position
 from catena.solved import fair_komi, komi_table, nokomi_table
 
+from conftest import final_value, minimax_value
+
 GAME_TYPES = ("komi", "nokomi", "double")
 SCORINGS = ("standard", "longest", "square")
 COMBOS = [(g, s) for g in GAME_TYPES for s in SCORINGS]
@@ -47,39 +49,6 @@ def solver_threads(request, monkeypatch):
 
 
 # ---------------------------------------------------------------- helpers
-
-def final_value(pos):
-    """The value of a finished game: the margin, or +1/0/-1 under longest ribbon."""
-    outcome = pos.outcome()
-    assert outcome is not None, "the game is not over"
-    if pos.scoring == "longest":
-        return SIGN[outcome.winner or "draw"]
-    return outcome.black_score - outcome.white_score
-
-
-def brute_force(pos):
-    """Exhaustive minimax (no table, no pruning) over a copy of ``pos``.
-
-    Black maximises and White minimises, decided by ``to_move`` at every node, so the
-    two stones of a double-placement turn need no special case.
-    """
-    work = pos.copy()
-
-    def value(p):
-        if p.is_game_over():
-            return final_value(p)
-        maximising = p.to_move == "black"
-        best = None
-        for move in p.legal_moves():
-            p.push(move)
-            v = value(p)
-            p.pop()
-            if best is None or (v > best if maximising else v < best):
-                best = v
-        return best
-
-    return value(work)
-
 
 def solved_value(result, scoring):
     """The solver's value in the brute force's terms (the winner's sign under longest)."""
@@ -176,33 +145,35 @@ def test_empty_board_matches_brute_force(size, game_type, scoring):
     pos = Position(size, game_type, scoring, 0)
     result = catena.solve(pos, tt_mb=TT_MB)
     check_result_shape(result, pos)
-    assert solved_value(result, scoring) == brute_force(pos)
+    assert solved_value(result, scoring) == minimax_value(pos)
 
 
 @pytest.mark.parametrize("size", [1, 2])
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_komi_values_match_brute_force(size, scoring):
-    """In game type komi, solve() equals the brute force at several komis; under standard/square margin(k) = margin(0) - k."""
+    """In game type komi, solve() equals the brute force at several komis; under standard/square margin(k) =
+    margin(0) - k."""
     komis = (0, 1, 2, 3, 7, 8, 9, 15) if scoring != "square" else (0, 1, 2, 8, 9, 50, 1000)
     base = catena.solve(Position(size, "komi", scoring, 0), tt_mb=TT_MB)
     for komi in komis:
         pos = Position(size, "komi", scoring, komi)
         result = catena.solve(pos, tt_mb=TT_MB)
         check_result_shape(result, pos)
-        assert solved_value(result, scoring) == brute_force(pos), f"komi {komi}"
+        assert solved_value(result, scoring) == minimax_value(pos), f"komi {komi}"
         if scoring != "longest":
             assert result.value == base.value - komi
 
 
 def test_endgames_match_brute_force():
-    """Side-3/4 endgames from seeded random play (<= 8 legal moves, all game types and scorings) solve to the brute-force value."""
+    """Side-3/4 endgames from seeded random play (<= 8 legal moves, all game types and scorings) solve to the
+    brute-force value."""
     assert len(ENDGAMES) >= 40
     kinds = {(p.size, p.game_type, p.scoring) for p in ENDGAMES}
     assert {(3, g, s) for g, s in COMBOS} <= kinds
     assert any(p.game_type == "double" for p in ENDGAMES)
     assert any(p.button is not None for p in ENDGAMES)        # some took the button
     for pos in ENDGAMES:
-        expected = brute_force(pos)
+        expected = minimax_value(pos)
         where = f"{pos!r}"
         for sym_stones in (None, 0, len(catena.cells(pos.size))):
             result = catena.solve(pos, tt_mb=TT_MB, sym_stones=sym_stones)
@@ -222,7 +193,7 @@ def test_longer_endgames_match_brute_force():
             if pos.is_game_over():
                 continue
             result = catena.solve(pos, tt_mb=TT_MB)
-            assert solved_value(result, scoring) == brute_force(pos), f"{pos!r}"
+            assert solved_value(result, scoring) == minimax_value(pos), f"{pos!r}"
             checked += 1
     assert checked >= 12
 
@@ -266,10 +237,10 @@ def test_best_move_and_pv_endgames():
         result = catena.solve(pos, tt_mb=TT_MB)
         check_best_move_and_pv(pos, result)
         # every move the brute force calls optimal has that value; best_move is one
-        expected = brute_force(pos)
+        expected = minimax_value(pos)
         child = pos.copy()
         child.push(result.best_move)
-        assert brute_force(child) == expected, f"{pos!r}: {result.best_move} is not optimal"
+        assert minimax_value(child) == expected, f"{pos!r}: {result.best_move} is not optimal"
 
 
 # ---------------------------------------------------------------- 3. symmetry
@@ -348,7 +319,8 @@ def f4_twin(pos):
 
 
 def test_f4_colour_arrangement_inside_unbounded_ribbons():
-    """F4: positions with the same occupied cells, unbounded ribbons and black counts but colours arranged differently get the same value."""
+    """F4: positions with the same occupied cells, unbounded ribbons and black counts but colours arranged
+    differently get the same value."""
     pairs = 0
     kinds = set()
     for size in (3, 4):
@@ -377,7 +349,7 @@ def test_f4_colour_arrangement_inside_unbounded_ribbons():
                 one = catena.solve(pos, tt_mb=TT_MB)
                 two = catena.solve(twin, tt_mb=TT_MB)
                 assert (one.value, one.winner) == (two.value, two.winner), f"{pos!r} vs {twin!r}"
-                assert solved_value(one, scoring) == brute_force(pos) == brute_force(twin)
+                assert solved_value(one, scoring) == minimax_value(pos) == minimax_value(twin)
                 found += 1
                 pairs += 1
                 kinds.add((game_type, scoring))
@@ -413,7 +385,7 @@ def test_f4_hand_built_pair():
     assert one.stone_at("D4") != two.stone_at("D4")
     a, b = catena.solve(one, tt_mb=TT_MB), catena.solve(two, tt_mb=TT_MB)
     assert (a.value, a.winner) == (b.value, b.winner)
-    assert a.value == brute_force(one) == brute_force(two)
+    assert a.value == minimax_value(one) == minimax_value(two)
 
 
 # ---------------------------------------------------------------- 5. limits
@@ -627,14 +599,15 @@ def test_recorded_small_values_are_the_brute_force_ones():
     """The recorded side-1/2 values are the brute force's, so the table is not just the solver's word."""
     for (size, game_type, scoring), (value, winner) in EMPTY_BOARD.items():
         if size <= 2:
-            expected = brute_force(Position(size, game_type, scoring, 0))
+            expected = minimax_value(Position(size, game_type, scoring, 0))
             assert (SIGN[winner] if scoring == "longest" else value) == expected
 
 
 @pytest.mark.parametrize("size", [1, 2, 3])
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_fair_komi(size, scoring):
-    """fair_komi is the recorded one; Black wins at it and loses one point above it (when in range), as komi_table says."""
+    """fair_komi is the recorded one; Black wins at it and loses one point above it (when in range), as
+    komi_table says."""
     fair = fair_komi(size, scoring, tt_mb=TT_MB)
     assert fair == FAIR_KOMI[size, scoring]
     rows = {row.komi: row for row in komi_table(size, scoring, tt_mb=TT_MB)}
@@ -670,7 +643,7 @@ def test_nokomi_table_matches_brute_force(scoring):
     for row in rows:
         pos = Position(2, "nokomi", scoring, 0)
         pos.push(row.cell)
-        expected = brute_force(pos)
+        expected = minimax_value(pos)
         if scoring == "longest":
             assert row.margin is None and SIGN[row.winner] == expected
         else:
@@ -695,7 +668,7 @@ def test_side6_endgame_solves_quickly():
         report.append(f"seed {600 + seed}: {cells} cells, value {result.value:+g}, "
                       f"{result.nodes:,} nodes, {wall:.3f} s")
         if cells <= 11:
-            assert result.value == brute_force(pos)
+            assert result.value == minimax_value(pos)
     print("\n" + "\n".join(report))
 
 
@@ -713,7 +686,8 @@ def mcts_positions():
 
 
 def test_mcts_agrees_with_the_solver():
-    """Where the solver says the mover wins, MCTS proves that winner or picks a winning move; a proven MCTS winner is the solver's."""
+    """Where the solver says the mover wins, MCTS proves that winner or picks a winning move; a proven MCTS
+    winner is the solver's."""
     winning = 0
     for pos in mcts_positions():
         exact = catena.solve(pos, tt_mb=TT_MB)
@@ -766,7 +740,8 @@ def test_solve_rejects_bad_limits(kwargs, error):
 
 
 def test_solve_huge_max_nodes():
-    """A max_nodes too large for the core either solves (as no limit) or raises a clear error, never a silent unsolved result."""
+    """A max_nodes too large for the core either solves (as no limit) or raises a clear error, never a silent
+    unsolved result."""
     pos = Position(2)
     try:
         result = catena.solve(pos, max_nodes=2 ** 70)
@@ -777,7 +752,8 @@ def test_solve_huge_max_nodes():
 
 @pytest.mark.parametrize("game_type,scoring", COMBOS)
 def test_solve_finished_game(game_type, scoring):
-    """solve() of a finished game is solved with the final margin (winner under longest), no best move and an empty pv."""
+    """solve() of a finished game is solved with the final margin (winner under longest), no best move and an
+    empty pv."""
     for seed in range(3):
         pos = random_endgame(3, game_type, scoring, seed, 0)
         assert pos.is_game_over()

@@ -93,7 +93,7 @@ def test_double_placement_pv_colours():
     ({"values": [("F6", 1)]}, TypeError, "values must be a dict"),
     ({"values": {"F6": "1"}}, TypeError, "value of F6 must be a number"),
     ({"values": {"F6": True}}, TypeError, "value of F6 must be a number"),
-    ({"values": {"F6": math.nan}}, ValueError, "finite"),
+    ({"values": {"F6": math.nan}}, ValueError, "value of F6 must be a number, not NaN"),
     ({"values": {"F6": math.inf}}, ValueError, "finite"),
     ({"values": {"Z9": 1}}, ValueError, "Z9"),
     ({"values": {"F6": 1, "f6": 2}}, ValueError, "given twice"),

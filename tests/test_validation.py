@@ -10,14 +10,15 @@ import pytest
 
 import catena
 from catena import MCTS, Game, Move, Position
-from catena._validate import integer, real, seed
+from catena._validate import boolean, choice, integer, real, seed
+from catena.observation import observation_tensor
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
-
 
 # ---------------------------------------------------------------- the helper itself
 
 def test_the_helper_examples_run():
     import doctest
+
     import catena._validate
     result = doctest.testmod(catena._validate)
     assert result.failed == 0 and result.attempted > 0
@@ -56,6 +57,42 @@ def test_seeds_are_ints_or_none():
             seed(bad)
 
 
+
+def test_booleans_are_true_or_false():
+    assert boolean(False, "flag") is False and boolean(None, "flag", optional=True) is None
+    for bad in (0, 1, None, "True", numpy.bool_(True)):
+        with pytest.raises(TypeError, match="flag must be True or False, not"):
+            boolean(bad, "flag")
+
+
+def test_choices_are_matched_by_type_and_value():
+    options = ("black", "white", None)
+    assert choice("white", "colour", options) == "white" and choice(None, "colour", options) is None
+    with pytest.raises(ValueError, match="colour must be 'black', 'white' or None, not 'red'"):
+        choice("red", "colour", options)
+    for bad in (1, b"black", numpy.array(["black", "white"])):        # never compared element-wise
+        with pytest.raises(TypeError, match="colour must be 'black', 'white' or None, not"):
+            choice(bad, "colour", options)
+    with pytest.raises(TypeError):
+        choice(True, "flag", (1, 0))                               # True == 1, but it is not an int
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: observation_tensor(Position(2), "red"), ValueError, "perspective must be"),
+    (lambda: observation_tensor(Position(2), 1), TypeError, "perspective must be"),
+    (lambda: catena.svg(Position(2), legal=1), TypeError, "svg\\(\\): legal must be True or False, not int"),
+    (lambda: catena.svg(Position(2), size=0), ValueError, "svg\\(\\): size \\(pixels\\) must be at least 1"),
+    (lambda: catena.svg(Position(2), values={"B2": numpy.float32(0.5)}).count("<svg"), None, None),
+    (lambda: catena.analyse(Position(2), exact=1), TypeError, "exact must be True, False or None"),
+])
+def test_entry_points_check_flags_and_choices_with_the_helper(call, error, words):
+    if error is None:
+        assert call() == 1                                          # a NumPy float is a number too
+        return
+    with pytest.raises(error, match=words):
+        call()
+
+
 # ---------------------------------------------------------------- every entry point that takes a number
 
 REAL_ARGUMENTS = [
@@ -81,7 +118,7 @@ INTEGER_ARGUMENTS = [
     ("n", lambda v: catena.random_playouts(Position(3), v, seed=1)),
     ("threads", lambda v: MCTS(threads=v)),
     ("expand_visits", lambda v: MCTS(expand_visits=v)),
-    ("max_nodes", lambda v: MCTS(max_nodes=v)),
+    ("tree_nodes", lambda v: MCTS(tree_nodes=v)),
     ("iterations", lambda v: MCTS(seed=1).search(Position(3), iterations=v)),
     ("iterations", lambda v: MCTSPlayer(iterations=v)),
     ("playouts", lambda v: FlatMonteCarloPlayer(playouts=v)),
@@ -132,7 +169,8 @@ def test_integers_refuse_bools_floats_and_bytes(what, call, bad):
 @pytest.mark.parametrize("what,call", INTEGER_ARGUMENTS, ids=[f"{w}-{i}" for i, (w, _) in enumerate(INTEGER_ARGUMENTS)])
 def test_integers_take_numpy_integers(what, call):
     value = {"board size": 3, "komi": 2, "cell index": 4, "cell": 4, "depth": 2, "n": 3, "threads": 1,
-             "expand_visits": 1, "max_nodes": 100_000, "iterations": 50, "playouts": 10, "sym_stones": 3}[what]
+             "expand_visits": 1, "tree_nodes": 100_000, "max_nodes": 100_000, "iterations": 50, "playouts": 10,
+             "sym_stones": 3}[what]
     call(numpy.int64(value))
 
 
