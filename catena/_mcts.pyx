@@ -789,7 +789,7 @@ cdef class MCTS:
         """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
         empty until its first search."""
         return (type(self), (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
-                       self.tree_nodes, self.score_weight, self.exact_cells))
+                             self.tree_nodes, self.score_weight, self.exact_cells))
 
     @property
     def max_nodes(self):

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import catena
-from catena._solver import (UNBOUNDED as INF, TableSolver, canonical_key, solver_moves, _half_points, _points,
-                            _root_id, _variant)
+from catena._solver import UNBOUNDED as INF
+from catena._solver import TableSolver, _half_points, _points, _root_id, _variant, canonical_key, solver_moves
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
