@@ -939,6 +939,22 @@ def _read_checkpoint(path, pos):
     return offset, lower, upper
 
 
+def _window_and_guess(scoring, window, guess):
+    """``window`` and ``guess`` (in points) checked and in the search's half points:
+    (lo, hi, guess), the window unbounded when None (shared with catena.distributed)."""
+    longest = scoring == "longest"
+    lo2, hi2 = -INF, INF
+    if window is not None:
+        if not isinstance(window, (tuple, list)) or len(window) != 2:
+            raise TypeError(f"window must be a pair (lo, hi), not {window!r}")
+        lo2 = _half_points(window[0], "window's lo", longest, math.floor)
+        hi2 = _half_points(window[1], "window's hi", longest, math.ceil)
+        if window[0] > window[1]:
+            raise ValueError(f"window must have lo <= hi, not {tuple(window)}")
+    guess2 = 0 if guess is None else _half_points(guess, "guess", longest, round)
+    return lo2, hi2, max(-INF + 1, min(INF - 1, guess2))
+
+
 def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=None,
           sym_stones=None, *, threads=None, window=None, guess=None, checkpoint=None,
           checkpoint_seconds=300):
@@ -988,16 +1004,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     if max_seconds is None and max_nodes is None and checkpoint is None:
         check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"
-    lo2, hi2 = -INF, INF
-    if window is not None:
-        if not isinstance(window, (tuple, list)) or len(window) != 2:
-            raise TypeError(f"window must be a pair (lo, hi), not {window!r}")
-        lo2 = _half_points(window[0], "window's lo", longest, math.floor)
-        hi2 = _half_points(window[1], "window's hi", longest, math.ceil)
-        if window[0] > window[1]:
-            raise ValueError(f"window must have lo <= hi, not {tuple(window)}")
-    guess2 = 0 if guess is None else _half_points(guess, "guess", longest, round)
-    guess2 = max(-INF + 1, min(INF - 1, guess2))
+    lo2, hi2, guess2 = _window_and_guess(pos.scoring, window, guess)
     if checkpoint is not None:
         checkpoint = os.fspath(checkpoint)
         if not isinstance(checkpoint, str):

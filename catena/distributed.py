@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from typing import Any, Callable, Optional
 
 import catena
 from catena._solver import UNBOUNDED as INF
-from catena._solver import TableSolver, _half_points, _points, _root_id, _variant, canonical_key, solver_moves
+from catena._solver import TableSolver, _points, _root_id, _variant, _window_and_guess, canonical_key, solver_moves
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
@@ -300,17 +299,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     """
     if not isinstance(pos, catena.Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
-    longest = pos.scoring == "longest"
-    lo2, hi2 = -INF, INF
-    if window is not None:
-        if not isinstance(window, (tuple, list)) or len(window) != 2:
-            raise TypeError(f"window must be a pair (lo, hi), not {window!r}")
-        lo2 = _half_points(window[0], "window's lo", longest, math.floor)
-        hi2 = _half_points(window[1], "window's hi", longest, math.ceil)
-        if window[0] > window[1]:
-            raise ValueError(f"window must have lo <= hi, not {tuple(window)}")
-    g = 0 if guess is None else _half_points(guess, "guess", longest, round)
-    g = max(-INF + 1, min(INF - 1, g))
+    lo2, hi2, g = _window_and_guess(pos.scoring, window, guess)
     tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
     max_units = optional_integer(max_units, "max_units", 1)
     max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
