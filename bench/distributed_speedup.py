@@ -12,7 +12,6 @@ Run it on an otherwise idle machine: the ratio is wall time.
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -22,21 +21,18 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import catena  # noqa: E402
 from catena import distributed  # noqa: E402
 
-
-def legal_cells(pos):
-    return sum(1 for m in pos.legal_moves() if not m.is_button)
+from solver_side4 import position_moves  # noqa: E402  (bench/: the script's folder is on the path)
 
 
 def position(game_type, scoring, cells, seed):
-    """Seeded random play on side 4 until ``cells`` legal cells remain (the next seed if the game skips it)."""
-    while True:
-        rng = random.Random(seed)
-        pos = catena.Position(4, game_type, scoring, 0)
-        while not pos.is_game_over() and legal_cells(pos) > cells:
-            pos.push(rng.choice(pos.legal_moves()))
-        if not pos.is_game_over() and legal_cells(pos) == cells:
-            return pos, seed
+    """The side-4 position of bench/solver_side4.py's seeded random play with ``cells`` legal
+    cells, from the first seed at or after ``seed`` whose game has them: (position, seed)."""
+    while (moves := position_moves(game_type, scoring, cells, seed)) is None:
         seed += 1
+    pos = catena.Position(4, game_type, scoring, 0)
+    for move in moves:
+        pos.push(move)
+    return pos, seed
 
 
 def main():

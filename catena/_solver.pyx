@@ -1005,10 +1005,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"
     lo2, hi2, guess2 = _window_and_guess(pos.scoring, window, guess)
-    if checkpoint is not None:
-        checkpoint = os.fspath(checkpoint)
-        if not isinstance(checkpoint, str):
-            raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
+    checkpoint = _checkpoint_path(checkpoint)
     start = time.perf_counter()
     if pos.is_game_over():
         outcome = pos.outcome()
@@ -1054,22 +1051,37 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     lower, upper = run.bounds
     if not run.done or lower < upper:
         stopped_by = run.stop if not run.done else "window"
-        winner = None
-        if lower > 0:                            # proven (also in longest ribbon's +1/0/-1)
-            winner = "black"
-        elif upper < 0:
-            winner = "white"
-        return SolveResult(value=None, winner=winner if stopped_by == "window" else None, best_move=None,
-                           pv=(), nodes=run.nodes, seconds=seconds, solved=False,
-                           lower=_points(lower, longest), upper=_points(upper, longest),
-                           stopped_by=stopped_by)
-    nodes = run.nodes
+        return _solve_result(lower, upper, longest, run.nodes, seconds, stopped_by)
     pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
+    return _solve_result(lower, upper, longest, run.nodes, seconds, None, pv)
+
+
+def _checkpoint_path(checkpoint):
+    """``checkpoint`` as a str path (None stays None); TypeError for what is not a path."""
+    if checkpoint is None:
+        return None
+    checkpoint = os.fspath(checkpoint)
+    if not isinstance(checkpoint, str):
+        raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
+    return checkpoint
+
+
+def _solve_result(lower, upper, longest, nodes, seconds, stopped_by, pv=()):
+    """The SolveResult of root bounds in half points (shared with catena.distributed):
+    exact when ``stopped_by`` is None (``pv`` the best line, as Moves), else the bounds
+    proven, with the winner a window proof names (also in longest ribbon's +1/0/-1)."""
+    if stopped_by is not None:
+        winner = None
+        if stopped_by == "window":
+            winner = "black" if lower > 0 else ("white" if upper < 0 else None)
+        return SolveResult(value=None, winner=winner, best_move=None, pv=(), nodes=nodes, seconds=seconds,
+                           solved=False, lower=_points(lower, longest), upper=_points(upper, longest),
+                           stopped_by=stopped_by)
     value = _points(lower, longest)
     winner = "draw" if lower == 0 else ("black" if lower > 0 else "white")
-    return SolveResult(value=None if longest else value, winner=winner,
-                       best_move=pv[0] if pv else None, pv=pv, nodes=nodes, seconds=seconds,
-                       solved=True, lower=value, upper=value, stopped_by=None)
+    return SolveResult(value=None if longest else value, winner=winner, best_move=pv[0] if pv else None,
+                       pv=tuple(pv), nodes=nodes, seconds=seconds, solved=True, lower=value, upper=value,
+                       stopped_by=None)
 
 
 def _points(half_points, longest):

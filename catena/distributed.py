@@ -39,7 +39,17 @@ from typing import Any, Callable, Optional
 
 import catena
 from catena._solver import UNBOUNDED as INF
-from catena._solver import TableSolver, _points, _root_id, _variant, _window_and_guess, canonical_key, solver_moves
+from catena._solver import (
+    TableSolver,
+    _checkpoint_path,
+    _points,
+    _root_id,
+    _solve_result,
+    _variant,
+    _window_and_guess,
+    canonical_key,
+    solver_moves,
+)
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
@@ -305,10 +315,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
     if depth is not None:
         depth = integer(depth, "depth", 0, MAX_DEPTH)
-    if checkpoint is not None:
-        checkpoint = os.fspath(checkpoint)
-        if not isinstance(checkpoint, str):
-            raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
+    checkpoint = _checkpoint_path(checkpoint)
     if pos.is_game_over():
         return catena.solve(pos)
     cache: dict[int, list[int]] = {}
@@ -425,21 +432,10 @@ def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_
                          nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=workers,
                          seconds=seconds)
     if lower < upper:
-        if stopped_by is None:
-            stopped_by = "window"
-        winner = None
-        if stopped_by == "window":
-            winner = "black" if lower > 0 else ("white" if upper < 0 else None)
-        return SolveResult(value=None, winner=winner, best_move=None, pv=(), nodes=stats.nodes, seconds=seconds,
-                           solved=False, lower=_points(lower, longest), upper=_points(upper, longest),
-                           stopped_by=stopped_by)
+        return _solve_result(lower, upper, longest, stats.nodes, seconds, stopped_by or "window")
     pv = _principal_variation(ray, plan, cache, actors, home, lower)
-    move_of = lambda index: catena.Move.from_index(index, pos.size)      # noqa: E731
-    value = _points(lower, longest)
-    return SolveResult(value=None if longest else value, winner="draw" if lower == 0 else
-                       ("black" if lower > 0 else "white"), best_move=move_of(pv[0]) if pv else None,
-                       pv=tuple(move_of(m) for m in pv), nodes=stats.nodes, seconds=seconds,
-                       solved=True, lower=value, upper=value, stopped_by=None)
+    return _solve_result(lower, upper, longest, stats.nodes, seconds, None,
+                         [catena.Move.from_index(index, pos.size) for index in pv])
 
 
 def _next_unit(queue: list[int], home: dict[int, int], actor: int, workers: int) -> Optional[int]:
@@ -492,9 +488,8 @@ def _play_samples(index: int, seed: Optional[int], size: int, game_type: str, sc
     from catena import training
 
     start = catena.Position(size, game_type, scoring, komi)
-    plies = (len(start.legal_action_mask()) - 1) // 4 if sample_plies is None else sample_plies
     columns = training._new_columns()
-    training._play_one(start, index, iterations, plies, seed, columns)
+    training._play_one(start, index, iterations, training._sampled_plies(start, sample_plies), seed, columns)
     return columns
 
 

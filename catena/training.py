@@ -57,8 +57,7 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
     start = Position(size, game_type, scoring, komi)         # checks the rules' arguments
     games = integer(games, "games", minimum=0)
     iterations = integer(iterations, "iterations", minimum=1)
-    ncells = len(start.legal_action_mask()) - 1
-    plies = ncells // 4 if sample_plies is None else sample_plies
+    plies = _sampled_plies(start, sample_plies)
     columns = _new_columns()
     with noting_ctrl_c() as interrupted:
         try:
@@ -69,6 +68,11 @@ def selfplay_arrays(games: int, size: int = 6, game_type: str = "komi", scoring:
         except KeyboardInterrupt:
             pass
     return _as_arrays(columns, start)
+
+
+def _sampled_plies(start: Position, sample_plies: Optional[int]) -> int:
+    """How many opening moves are sampled: ``sample_plies``, by default a quarter of the cells."""
+    return (len(start.legal_action_mask()) - 1) // 4 if sample_plies is None else sample_plies
 
 
 def _new_columns() -> dict[str, list[Any]]:
