@@ -247,7 +247,8 @@ class _Cluster:
 # The distributed solve
 
 
-def _read_checkpoint(path: str, pos: catena.Position) -> dict[int, list[int]]:
+def _read_checkpoint(path: str, pos: catena.Position) -> tuple[dict[int, list[int]], int]:
+    """The unit bounds and the split depth they were proven at (a resume splits there too)."""
     try:
         with open(path) as handle:
             saved = json.load(handle)
@@ -260,9 +261,13 @@ def _read_checkpoint(path: str, pos: catena.Position) -> dict[int, list[int]]:
     if theirs != mine:
         raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
     try:
-        return {int(key): [int(lo), int(hi)] for key, (lo, hi) in saved["units"].items()}
+        cache = {int(key): [int(lo), int(hi)] for key, (lo, hi) in saved["units"].items()}
+        depth = saved["depth"]
     except (KeyError, TypeError, ValueError):
         raise ValueError(f"{path}: the checkpoint's unit bounds are damaged") from None
+    if type(depth) is not int or not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"{path}: the checkpoint's split depth {depth!r} is not 0..{MAX_DEPTH}")
+    return cache, depth
 
 
 def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int]], depth: int) -> None:
@@ -295,8 +300,8 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     ``workers`` how many actors (default: the cluster's CPUs), each with a
     ``tt_mb`` table.  ``window``, ``guess`` and ``checkpoint`` mean what they
     mean for :func:`catena.solve`; the checkpoint here holds every unit's proven
-    bounds.  ``depth`` is where the tree is split (default: the first depth with
-    8 units a worker).  ``max_units`` (null-window answers) and ``max_seconds``
+    bounds.  ``depth`` is where the tree is split (default: the checkpoint's, or
+    the first depth with 8 units a worker).  ``max_units`` (null-window answers) and ``max_seconds``
     stop early with the bounds proven so far (``stopped_by`` "units" or
     "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
     lower, upper)`` is called after each answer.  ``stats``, a dict, receives
@@ -320,7 +325,9 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
         return catena.solve(pos)
     cache: dict[int, list[int]] = {}
     if checkpoint is not None and os.path.exists(checkpoint):
-        cache = _read_checkpoint(checkpoint, pos)             # before Ray starts: a bad file costs nothing
+        cache, saved_depth = _read_checkpoint(checkpoint, pos)   # before Ray starts: a bad file costs nothing
+        if depth is None:
+            depth = saved_depth     # its units, so any number of workers resumes with every saved bound
     cluster = _Cluster(address, workers)
     try:
         return _solve_on(cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_seconds, checkpoint, cache,
