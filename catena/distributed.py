@@ -31,6 +31,7 @@ as it is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -330,22 +331,34 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
             depth = saved_depth     # its units, so any number of workers resumes with every saved bound
     cluster = _Cluster(address, workers)
     try:
-        return _solve_on(cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_seconds, checkpoint, cache,
-                         progress, stats)
+        with _unit_solvers(cluster, pos, tt_mb) as actors:
+            return _solve_on(cluster, actors, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint, cache,
+                             progress, stats)
     finally:
         cluster.close()
 
 
-def _solve_on(cluster: _Cluster, pos, lo2, hi2, g, depth, tt_mb, max_units, max_seconds, checkpoint, cache,
+@contextlib.contextmanager
+def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float):
+    """One _UnitSolver actor a worker, killed on the way out: left to Ray's garbage collection
+    they would hold their CPUs into the next solve, which then waits for them."""
+    ray = cluster.ray
+    actor_class = ray.remote(num_cpus=1)(_UnitSolver)
+    actors = [actor_class.remote(pos.copy(), tt_mb) for _ in range(cluster.workers)]
+    try:
+        yield actors
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+
+
+def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint, cache,
               progress, stats_out) -> SolveResult:
     ray = cluster.ray
-    workers = cluster.workers
-    assert workers is not None
+    workers = len(actors)
     longest = pos.scoring == "longest"
     start = time.perf_counter()
     plan = work_units(pos, _choose_depth(pos, workers) if depth is None else depth)
-    actor_class = ray.remote(num_cpus=1)(_UnitSolver)
-    actors = [actor_class.remote(pos.copy(), tt_mb) for _ in range(workers)]
     stats = _Stats()
     stopped_by: Optional[str] = None
     inflight: dict[Any, tuple[int, int, float]] = {}          # ref -> (unit key, actor, start)

@@ -195,6 +195,17 @@ def test_side4_values_equal_solve(local_ray, game_type, scoring, cells):
     assert stats["units"] >= 8 and stats["answers"] >= 1
 
 
+def test_a_solve_frees_its_workers_cpus(local_ray):
+    # Left to garbage collection, the actors held their CPUs into the next solve, which then ran
+    # on fewer workers than asked (it made the 2-worker benchmark as slow as the 1-worker one).
+    pos = random_position(3, "komi", "standard", 2, 5)
+    distributed.solve(pos, workers=2)
+    deadline = time.monotonic() + 10
+    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ray.available_resources().get("CPU", 0) == 2
+
+
 def test_every_split_depth_gives_the_value(local_ray):
     pos = random_position(3, "komi", "standard", 3, 4)
     expected = catena.solve(pos, threads=1)
