@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import time
@@ -352,6 +353,31 @@ def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float):
             ray.kill(actor)
 
 
+def _value_grid(pos: catena.Position) -> tuple[int, int]:
+    """(step, parity) of the values a game can end with, in the solver's units: +1/0/-1 under
+    longest ribbon; otherwise half points of a whole-stone margin and a whole komi, plus the
+    button's half point in the games that have one (R15-R16): every value odd, or every value
+    even in double placement."""
+    if pos.scoring == "longest":
+        return 1, 0
+    return 2, 0 if pos.game_type == "double" else 1
+
+
+def _second_window(beta: int, lower: int, upper: int, lo2: int, hi2: int, grid: tuple[int, int]) -> Optional[int]:
+    """The null window MTD(f) would test after ``beta`` if ``beta``'s answer moved the bound to the
+    next possible value: the question just above it, or just below it when ``beta`` is the proven
+    upper bound (the last window failed).  A second worker tests it at once.  None when it would
+    answer nothing."""
+    step, parity = grid
+    if step == 1:
+        second = beta - 1 if beta == upper else beta + 1
+    elif beta == upper:                                   # the largest possible value below beta
+        second = beta - 1 if (beta - 1) % 2 == parity else beta - 2
+    else:                                                 # just above the smallest possible value >= beta
+        second = (beta if beta % 2 == parity else beta + 1) + 1
+    return second if lower < second <= upper and lo2 <= second <= hi2 else None
+
+
 def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint, cache,
               progress, stats_out) -> SolveResult:
     ray = cluster.ray
@@ -359,16 +385,17 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
     longest = pos.scoring == "longest"
     start = time.perf_counter()
     plan = work_units(pos, _choose_depth(pos, workers) if depth is None else depth)
+    grid = _value_grid(pos)
     stats = _Stats()
     stopped_by: Optional[str] = None
-    inflight: dict[Any, tuple[int, int, float]] = {}          # ref -> (unit key, actor, start)
+    inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, actor, start)
     cancelled: set[Any] = set()
     home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
     idle = set(range(workers))
     last_save = time.perf_counter()
 
     def answer(ref) -> None:
-        key, actor, began = inflight.pop(ref)
+        key, _, actor, began = inflight.pop(ref)
         idle.add(actor)
         cancelled.discard(ref)
         try:
@@ -388,9 +415,9 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
             _write_checkpoint(checkpoint, pos, cache, plan.depth)
             last_save = time.perf_counter()
 
-    def cancel(keep: set[int]) -> None:
-        for ref, (key, _, _) in list(inflight.items()):
-            if key not in keep and ref not in cancelled:
+    def cancel(keep: set[tuple[int, int]]) -> None:
+        for ref, (key, beta, _, _) in list(inflight.items()):
+            if (key, beta) not in keep and ref not in cancelled:
                 ray.cancel(ref)
                 cancelled.add(ref)
 
@@ -410,24 +437,28 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
             g = min(max(g, lo2), hi2)
             beta = g + 1 if g <= lower else g
             beta = min(beta, upper)
-            while stopped_by is None:                        # one null window: is the value >= beta?
+            betas = [beta]
+            if workers > 1 and (second := _second_window(beta, lower, upper, lo2, hi2, grid)) is not None:
+                betas.append(second)
+            while stopped_by is None:                        # until "value >= beta?" is answered
                 lower, upper = _bounds(plan.root, cache)
                 if lower >= beta or upper < beta:
                     break
-                wanted: dict[int, None] = {}
-                _undecided(plan.root, cache, beta, wanted)
-                cancel(set(wanted))
-                busy = {key for key, _, _ in inflight.values()}
-                queue = [key for key in wanted if key not in busy]
-                for actor in sorted(idle):
-                    key = _next_unit(queue, home, actor, workers)
-                    if key is None:
-                        continue
-                    queue.remove(key)
+                queues = []
+                for b in betas:
+                    if lower < b <= upper:
+                        wanted: dict[int, None] = {}
+                        _undecided(plan.root, cache, b, wanted)
+                        queues.append([(key, b) for key in wanted])
+                cancel({item for items in queues for item in items})
+                busy = {(key, b) for key, b, _, _ in inflight.values()}
+                queue = [item for items in itertools.zip_longest(*queues) for item in items
+                         if item is not None and item not in busy]        # the windows take turns
+                for actor, (key, b) in _assign(queue, home, idle, workers):
                     home[key] = actor
                     idle.discard(actor)
-                    ref = actors[actor].test.remote(plan.units[key], beta)
-                    inflight[ref] = (key, actor, time.perf_counter())
+                    ref = actors[actor].test.remote(plan.units[key], b)
+                    inflight[ref] = (key, b, actor, time.perf_counter())
                 ready = ray.wait(list(inflight), num_returns=1, timeout=0.5)[0] if inflight else []
                 for ref in ready:
                     answer(ref)
@@ -458,24 +489,21 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
                          [catena.Move.from_index(index, pos.size) for index in pv])
 
 
-def _next_unit(queue: list[int], home: dict[int, int], actor: int, workers: int) -> Optional[int]:
-    """The unit an idle actor takes: the first queued one its table has searched, else the first
-    new one, else one whose actor has more queued (that unit moves to this actor's table)."""
-    fresh = None
-    waiting: dict[int, int] = {}
-    for key in queue:
-        owner = home.get(key, key % workers)
-        if owner == actor:
-            return key
-        if key not in home and fresh is None:
-            fresh = key
-        waiting[owner] = waiting.get(owner, 0) + 1
-    if fresh is not None:
-        return fresh
-    for key in queue:
-        if waiting[home[key]] >= 2:
-            return key
-    return None
+def _assign(queue: list[tuple[int, int]], home: dict[int, int], idle: set[int],
+            workers: int) -> list[tuple[int, tuple[int, int]]]:
+    """(actor, (unit, beta)) for the idle actors: they take the head of the queue, the most needed
+    work, each preferring a unit its table has searched (else a new unit's key picks the actor)."""
+    head = queue[:len(idle)]
+    free = sorted(idle)
+    pairs, others = [], []
+    for item in head:
+        owner = home.get(item[0], item[0] % workers)
+        if owner in free:
+            free.remove(owner)
+            pairs.append((owner, item))
+        else:
+            others.append(item)
+    return pairs + list(zip(free, others))
 
 
 def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int], value: int) -> list[int]:

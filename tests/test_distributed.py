@@ -195,6 +195,31 @@ def test_side4_values_equal_solve(local_ray, game_type, scoring, cells):
     assert stats["units"] >= 8 and stats["answers"] >= 1
 
 
+def test_value_grid_holds_for_solved_values():
+    # The second window a second worker tests is placed on this grid; a wrong grid would not give a
+    # wrong value (it is speculation), only wasted work, so the grid is checked here directly.
+    for game_type in ("komi", "nokomi", "double"):
+        for scoring in ("standard", "square", "longest"):
+            for seed in range(6):
+                pos = random_position(3, game_type, scoring, seed % 3, seed)
+                value = catena.solve(pos, threads=1).lower
+                units = round(value if scoring == "longest" else 2 * value)
+                step, parity = distributed._value_grid(pos)
+                assert units % step == parity % step, (game_type, scoring, seed, value)
+
+
+def test_second_window_is_the_next_distinct_question():
+    odd, whole = (2, 1), (1, 0)
+    unbounded = dict(lower=-distributed.INF, upper=distributed.INF, lo2=-distributed.INF, hi2=distributed.INF)
+    assert distributed._second_window(0, grid=odd, **unbounded) == 2      # v >= 0 is v >= 1; next v >= 3
+    assert distributed._second_window(1, grid=odd, **unbounded) == 2
+    assert distributed._second_window(4, grid=(2, 0), **unbounded) == 5   # even values: v >= 4, then v >= 6
+    assert distributed._second_window(9, -distributed.INF, 9, -distributed.INF, distributed.INF, odd) == 7
+    assert distributed._second_window(0, grid=whole, **unbounded) == 1
+    assert distributed._second_window(3, 1, 3, -distributed.INF, distributed.INF, odd) is None  # decides it all
+    assert distributed._second_window(0, -distributed.INF, distributed.INF, 0, 0, odd) is None  # past the window
+
+
 def test_a_solve_frees_its_workers_cpus(local_ray):
     # Left to garbage collection, the actors held their CPUs into the next solve, which then ran
     # on fewer workers than asked (it made the 2-worker benchmark as slow as the 1-worker one).
