@@ -264,11 +264,12 @@ def _read_checkpoint(path: str, pos: catena.Position) -> tuple[dict[int, list[in
         raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
     try:
         cache = {int(key): [int(lo), int(hi)] for key, (lo, hi) in saved["units"].items()}
-        depth = saved["depth"]
     except (KeyError, TypeError, ValueError):
         raise ValueError(f"{path}: the checkpoint's unit bounds are damaged") from None
-    if type(depth) is not int or not 0 <= depth <= MAX_DEPTH:
-        raise ValueError(f"{path}: the checkpoint's split depth {depth!r} is not 0..{MAX_DEPTH}")
+    try:
+        depth = integer(saved.get("depth"), "the checkpoint's split depth", 0, MAX_DEPTH)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{path}: {error}") from None
     return cache, depth
 
 
@@ -303,9 +304,9 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     ``tt_mb`` table.  ``window``, ``guess`` and ``checkpoint`` mean what they
     mean for :func:`catena.solve`; the checkpoint here holds every unit's proven
     bounds.  ``depth`` is where the tree is split (default: the checkpoint's, or
-    the first depth with 8 units a worker).  ``max_units`` (null-window answers) and ``max_seconds``
-    stop early with the bounds proven so far (``stopped_by`` "units" or
-    "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
+    the first depth with 8 units a worker).  ``max_units`` (null-window answers)
+    and ``max_seconds`` stop early with the bounds proven so far (``stopped_by``
+    "units" or "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
     lower, upper)`` is called after each answer.  ``stats``, a dict, receives
     the counts behind docs/distributed.md's projection.
 
@@ -369,12 +370,10 @@ def _second_window(beta: int, lower: int, upper: int, lo2: int, hi2: int, grid: 
     upper bound (the last window failed).  A second worker tests it at once.  None when it would
     answer nothing."""
     step, parity = grid
-    if step == 1:
-        second = beta - 1 if beta == upper else beta + 1
-    elif beta == upper:                                   # the largest possible value below beta
-        second = beta - 1 if (beta - 1) % 2 == parity else beta - 2
-    else:                                                 # just above the smallest possible value >= beta
-        second = (beta if beta % 2 == parity else beta + 1) + 1
+    if beta == upper:                       # the largest possible value below beta
+        second = beta - 1 - (beta - 1 - parity) % step
+    else:                                   # just above the smallest possible value >= beta
+        second = beta + (parity - beta) % step + 1
     return second if lower < second <= upper and lo2 <= second <= hi2 else None
 
 
