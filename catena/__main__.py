@@ -426,7 +426,8 @@ def main(argv=None) -> int:
     solve.add_argument("--max-nodes", type=int, default=None,
                        help="stop after this many nodes with the bounds proven so far; without either "
                             "limit (or a checkpoint), positions estimated at more than ten minutes are refused")
-    solve.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
+    solve.add_argument("--tt-mb", type=int, default=64,
+                       help="transposition table size in MB (default 64; with --ray, MB a worker)")
     solve.add_argument("--threads", type=int, default=None, help="search threads (default: all cores)")
     solve.add_argument("--checkpoint", default=None,
                        help="save proven results to this file as the search goes; resume from it if it exists")

@@ -150,8 +150,10 @@ ctypedef struct Shared:
     int32_t win_lo       # threshold proof: stop once upper <= win_lo or lower >= win_hi
     int32_t win_hi
     int nthreads
+    int shares_table     # other TableSolvers search with this table at the same time
     void* workers[MAX_THREADS]     # each thread's Solver (for the node total)
-    uint64_t busy[BUSY_SIZE]       # ABDADA: keys of children a thread is searching
+    uint64_t* busy                 # ABDADA: keys of children being searched (own_busy, or the
+    uint64_t own_busy[BUSY_SIZE]   # table owner's when TableSolvers share a table)
 
 ctypedef struct Solver:
     Shared* sh
@@ -515,7 +517,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef uint16_t* moves = s.moves[ply]
     cdef uint16_t* deferred = s.deferred[ply]
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
-    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
+    cdef bint defer = (sh.nthreads > 1 or sh.shares_table) and p.h.nlegal >= sh.abdada_min
     cdef uint64_t child
     _order(s, p, moves, n, first)
     if defer and s.id and ply < g_split_ply and n > 2:
@@ -662,6 +664,8 @@ cdef void _solver_free(Solver* s) noexcept nogil:
 
 
 cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexcept nogil:
+    if sh.busy == NULL:
+        sh.busy = sh.own_busy
     sh.longest = root.scoring == SCORING_LONGEST
     sh.sym_stones = sym_stones
     sh.small_key = g_small_key
@@ -1187,6 +1191,12 @@ cdef class TableSolver:
     second thread calling in raises RuntimeError; ``interrupt()`` from another
     thread stops the running solve.
 
+    ``share=other`` makes a solver that uses ``other``'s tables instead of its
+    own (``tt_mb`` is then unused): one per thread, they solve at the same time
+    and each finds what the others stored, as the threads of one
+    :func:`catena.solve` do.  Solvers sharing a table solve one game at a time: a
+    position of another game raises RuntimeError while one of them is busy.
+
     >>> import catena
     >>> solver = TableSolver(tt_mb=1)
     >>> solver.solve(catena.Position(size=2))[:2]          # 2.5 points: 5 half points
@@ -1198,22 +1208,39 @@ cdef class TableSolver:
     cdef Shared* sh
     cdef Solver* s
     cdef PosState* root
-    cdef object game
+    cdef object game               # (on the tables' owner) the game their entries belong to
+    cdef int users                 # (on the tables' owner) solves running on them
+    cdef TableSolver owner         # the solver whose tables this one uses; None: its own
     cdef bint busy
 
-    def __cinit__(self, tt_mb=64):
+    def __cinit__(self, tt_mb=64, share=None):
         tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
+        if share is not None and not isinstance(share, TableSolver):
+            raise TypeError(f"share must be a TableSolver, not {type(share).__name__}")
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         self.s = <Solver*>calloc(1, sizeof(Solver))
         if self.sh == NULL or self.s == NULL:
             raise MemoryError()
+        self.s.sh = self.sh
+        self.sh.workers[0] = self.s
+        self.sh.nthreads = 1
+        if share is not None:
+            self.owner = (<TableSolver>share)._home()
+            self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
+            self.sh.table.mapping = NULL
+            self.sh.near = self.owner.sh.near
+            self.sh.near.mapping = NULL
+            self.sh.busy = self.owner.sh.own_busy      # and defer what the other searches are on
+            self.sh.shares_table = self.owner.sh.shares_table = 1
+            return
         if _table_init(&self.sh.table, tt_mb) != 0:
             raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
         if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
             raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-        self.s.sh = self.sh
-        self.sh.workers[0] = self.s
-        self.sh.nthreads = 1
+
+    cdef TableSolver _home(self):
+        """The solver that owns the tables this one searches with."""
+        return self if self.owner is None else self.owner
 
     def __dealloc__(self):
         if self.sh != NULL:
@@ -1231,11 +1258,15 @@ cdef class TableSolver:
             raise ValueError("the game is over: there is nothing to solve")
         if self.busy:
             raise RuntimeError("this TableSolver is solving on another thread; use one per thread")
+        cdef TableSolver home = self._home()
         game = (pos.size, pos.game_type, pos.scoring, pos.komi)
-        if self.game is not None and game != self.game:      # entries hold for one game only
+        if home.game is not None and game != home.game:      # entries hold for one game only
+            if home.users:
+                raise RuntimeError(f"a solver sharing this table is solving another game ({home.game}); "
+                                   f"this position's game is {game}")
             self._empty(&self.sh.table)
             self._empty(&self.sh.near)
-        self.game = game
+        home.game = game
         if self.s.root == NULL or self.s.root.ncells != pos._st.ncells:
             free(self.s.root)
             self.s.root = pos_alloc(pos._st.ncells)
@@ -1252,7 +1283,13 @@ cdef class TableSolver:
         self.s.epoch = self.sh.epoch          # searches halt when the epoch moves on
         self.s.nodes = 0
         self.busy = True
+        home.users += 1
         return 0
+
+    cdef void _leave(self) noexcept:
+        cdef TableSolver home = self._home()
+        self.busy = False
+        home.users -= 1
 
     cdef int _empty(self, Table* t) except -1:
         if t.entries != NULL:
@@ -1285,7 +1322,7 @@ cdef class TableSolver:
             with nogil:
                 _thread_mtdf(self.s)
         finally:
-            self.busy = False
+            self._leave()
         stopped = (None, "nodes", "seconds", "interrupt")[self.sh.stop]
         return self.sh.lower, self.sh.upper, self.s.nodes, stopped
 
@@ -1316,7 +1353,7 @@ cdef class TableSolver:
                     raise ValueError(f"{value} is not the value of this position")
                 line.append(chosen)
         finally:
-            self.busy = False
+            self._leave()
         return line
 
     def interrupt(self):

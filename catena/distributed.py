@@ -31,6 +31,7 @@ as it is.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import itertools
 import json
@@ -60,6 +61,8 @@ CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
 UNITS_PER_WORKER = 8        # the default depth is the first that gives at least this many units a worker
 NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
+SPLIT_SECONDS = 0.5         # a unit searched this long while a worker has nothing to do is split ...
+SPLIT_MOVES = 16            # ... unless it lies this many moves below the root
 
 
 # ---------------------------------------------------------------------------
@@ -68,7 +71,8 @@ MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more 
 
 @dataclass
 class _Node:
-    """A position of the top tree: inner (children), a unit (key), or over (value)."""
+    """A position of the top tree: inner (children), a unit (key), or over (value).  A unit that
+    was split keeps its key (its proven bounds still hold) and gains children."""
     maximising: bool
     moves: tuple[int, ...]                     # from the root, action ids
     children: list[_Node] = field(default_factory=list)
@@ -79,11 +83,13 @@ class _Node:
 @dataclass
 class WorkPlan:
     """The top of the tree down to ``depth``: ``leaves`` every position there (or
-    a finished game above it), ``units`` one move list per distinct unit key."""
+    a finished game above it), ``units`` one move list per distinct unit key.
+    :func:`_split` grows it below ``depth`` where the work needs it."""
     root: _Node
     depth: int
     leaves: list[_Node]
     units: dict[int, tuple[int, ...]]
+    split: set[int] = field(default_factory=set)     # unit keys turned into inner nodes
 
 
 def _final_value(pos: catena.Position) -> int:
@@ -104,27 +110,44 @@ def work_units(pos: catena.Position, depth: int) -> WorkPlan:
     if not isinstance(pos, catena.Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
     depth = integer(depth, "depth", 0, MAX_DEPTH)
-    leaves: list[_Node] = []
-    units: dict[int, tuple[int, ...]] = {}
+    p = pos.copy()
+    plan = WorkPlan(_Node(maximising=p.to_move == "black", moves=()), depth, [], {})
+    _grow(plan, plan.root, p, depth)
+    return plan
 
-    def expand(p: catena.Position, moves: tuple[int, ...], left: int) -> _Node:
-        node = _Node(maximising=p.to_move == "black", moves=moves)
-        if p.is_game_over():
-            node.value = _final_value(p)
-            leaves.append(node)
-        elif left == 0:
-            node.key = canonical_key(p)
-            units.setdefault(node.key, moves)
-            leaves.append(node)
-        else:
-            for move in solver_moves(p):
-                p.push(move)
-                node.children.append(expand(p, moves + (move,), left - 1))
-                p.pop()
-        return node
 
-    root = expand(pos.copy(), (), depth)
-    return WorkPlan(root, depth, leaves, units)
+def _grow(plan: WorkPlan, node: _Node, p: catena.Position, left: int) -> None:
+    """Expand ``node`` (at position ``p``) ``left`` moves deep: its leaves are units or finished games."""
+    if p.is_game_over():
+        node.value = _final_value(p)
+    elif left == 0:
+        node.key = canonical_key(p)
+        plan.units.setdefault(node.key, node.moves)
+    else:
+        _add_children(plan, node, p, left - 1)
+    if not node.children:
+        plan.leaves.append(node)
+
+
+def _add_children(plan: WorkPlan, node: _Node, p: catena.Position, left: int) -> None:
+    for move in solver_moves(p):
+        p.push(move)
+        child = _Node(maximising=p.to_move == "black", moves=node.moves + (move,))
+        node.children.append(child)
+        _grow(plan, child, p, left)
+        p.pop()
+
+
+def _split(plan: WorkPlan, root: catena.Position, key: int) -> None:
+    """Make the unit ``key`` an inner node whose children are units: while one long search is all
+    that is left to do, its children can go to several workers."""
+    plan.split.add(key)
+    for leaf in [node for node in plan.leaves if node.key == key]:
+        p = root.copy()
+        for move in leaf.moves:
+            p.push(move)
+        plan.leaves.remove(leaf)
+        _add_children(plan, leaf, p, 0)
 
 
 def _choose_depth(pos: catena.Position, workers: int) -> int:
@@ -143,12 +166,12 @@ def _bounds(node: _Node, cache: dict[int, list[int]]) -> tuple[int, int]:
     """Minimax of the proven unit bounds: what is proven about ``node``."""
     if node.value is not None:
         return node.value, node.value
-    if node.key is not None:
-        lower, upper = cache.get(node.key, (-INF, INF))
+    lower, upper = cache.get(node.key, (-INF, INF)) if node.key is not None else (-INF, INF)
+    if not node.children:
         return lower, upper
     pairs = [_bounds(child, cache) for child in node.children]
     pick = max if node.maximising else min
-    return pick(p[0] for p in pairs), pick(p[1] for p in pairs)
+    return max(lower, pick(p[0] for p in pairs)), min(upper, pick(p[1] for p in pairs))
 
 
 def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[int, None]) -> None:
@@ -158,7 +181,7 @@ def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[in
     lower, upper = _bounds(node, cache)
     if lower >= beta or upper < beta:
         return
-    if node.key is not None:
+    if not node.children:
         out.setdefault(node.key, None)
         return
     bounds = [_bounds(child, cache) for child in node.children]
@@ -173,12 +196,17 @@ def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[in
 
 
 class _UnitSolver:
-    """A Ray actor: one warm TableSolver, one unit at a time (asyncio, so ray.cancel stops it)."""
+    """A Ray actor on one machine: ``slots`` TableSolvers sharing one warm table, each solving one
+    unit at a time on its own thread (asyncio, so ray.cancel stops it).  Units searched on the same
+    machine, side by side or one after the other, find each other's entries."""
 
-    def __init__(self, root: catena.Position, tt_mb: float):
+    def __init__(self, root: catena.Position, tt_mb: float, slots: int):
         self.root = root
-        self.solver = TableSolver(tt_mb=tt_mb)
-        self.lock = asyncio.Lock()
+        first = TableSolver(tt_mb=tt_mb * slots)
+        self.free: asyncio.Queue[TableSolver] = asyncio.Queue()
+        for solver in [first] + [TableSolver(share=first) for _ in range(slots - 1)]:
+            self.free.put_nowait(solver)
+        self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=slots)
 
     def _position(self, moves: tuple[int, ...]) -> catena.Position:
         pos = self.root.copy()
@@ -189,22 +217,28 @@ class _UnitSolver:
     async def test(self, moves: tuple[int, ...], beta: int) -> tuple[int, int, int]:
         """Is the unit's value >= beta? (lower, upper, nodes) proven by one null window."""
         pos = self._position(moves)
-        async with self.lock:
+        solver = await self.free.get()
+        try:
             loop = asyncio.get_running_loop()
-            search = loop.run_in_executor(None, lambda: self.solver.solve(pos, window=(beta - 1, beta), guess=beta))
+            search = loop.run_in_executor(self.threads, lambda: solver.solve(pos, window=(beta - 1, beta), guess=beta))
             try:
                 lower, upper, nodes, _ = await asyncio.shield(search)
             except asyncio.CancelledError:          # a cutoff made this unit useless: stop the search
-                self.solver.interrupt()
+                solver.interrupt()
                 await search
                 raise
+        finally:
+            self.free.put_nowait(solver)
         return lower, upper, nodes
 
     async def principal_variation(self, moves: tuple[int, ...], value: int) -> list[int]:
         pos = self._position(moves)
-        async with self.lock:
+        solver = await self.free.get()
+        try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(None, self.solver.principal_variation, pos, value)
+            return await loop.run_in_executor(self.threads, solver.principal_variation, pos, value)
+        finally:
+            self.free.put_nowait(solver)
 
 
 def _ray():
@@ -287,6 +321,7 @@ def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int
 class _Stats:
     units: int = 0              # null-window answers received
     cancelled: int = 0
+    splits: int = 0
     nodes: int = 0
     unit_seconds: list[float] = field(default_factory=list)
 
@@ -333,22 +368,48 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
             depth = saved_depth     # its units, so any number of workers resumes with every saved bound
     cluster = _Cluster(address, workers)
     try:
-        with _unit_solvers(cluster, pos, tt_mb) as actors:
-            return _solve_on(cluster, actors, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint, cache,
-                             progress, stats)
+        with _unit_solvers(cluster, pos, tt_mb) as (actors, machine_of):
+            return _solve_on(cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds,
+                             checkpoint, cache, progress, stats)
     finally:
         cluster.close()
 
 
+def _seats(machines: list[int], workers: int) -> list[int]:
+    """How many workers each machine (given its CPUs) hosts: filled one machine after another, so
+    workers share a table where they can; workers beyond the CPUs go round the machines again."""
+    seats = [0] * len(machines)
+    left = workers
+    for i, cpus in enumerate(machines):
+        seats[i] = min(cpus, left)
+        left -= seats[i]
+    for i in itertools.islice(itertools.cycle(range(len(machines))), left):
+        seats[i] += 1
+    return seats
+
+
 @contextlib.contextmanager
 def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float):
-    """One _UnitSolver actor a worker, killed on the way out: left to Ray's garbage collection
-    they would hold their CPUs into the next solve, which then waits for them."""
+    """(actors, machine_of): one _UnitSolver actor a machine holding its workers' seats (one table,
+    ``tt_mb`` a worker), and each worker's actor.  The actors are killed on the way out: left to
+    Ray's garbage collection they would hold their CPUs into the next solve, which then waits."""
     ray = cluster.ray
-    actor_class = ray.remote(num_cpus=1)(_UnitSolver)
-    actors = [actor_class.remote(pos.copy(), tt_mb) for _ in range(cluster.workers)]
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    nodes = [(node["NodeID"], int(node["Resources"].get("CPU", 0))) for node in ray.nodes()
+             if node.get("Alive") and node["Resources"].get("CPU", 0) >= 1]
+    if not nodes:
+        raise RuntimeError("the Ray cluster has no machine with a CPU to solve on")
+    actor_class = ray.remote(_UnitSolver)
+    actors, machine_of = [], []
+    for (node, cpus), seats in zip(nodes, _seats([cpus for _, cpus in nodes], cluster.workers)):
+        if seats:
+            placed = actor_class.options(num_cpus=min(seats, cpus), max_concurrency=seats + 1,
+                                         scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False))
+            machine_of += [len(actors)] * seats
+            actors.append(placed.remote(pos.copy(), tt_mb, seats))
     try:
-        yield actors
+        yield actors, machine_of
     finally:
         for actor in actors:
             ray.kill(actor)
@@ -377,25 +438,25 @@ def _second_window(beta: int, lower: int, upper: int, lo2: int, hi2: int, grid: 
     return second if lower < second <= upper and lo2 <= second <= hi2 else None
 
 
-def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint, cache,
-              progress, stats_out) -> SolveResult:
+def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint,
+              cache, progress, stats_out) -> SolveResult:
     ray = cluster.ray
-    workers = len(actors)
+    workers = len(machine_of)
     longest = pos.scoring == "longest"
     start = time.perf_counter()
     plan = work_units(pos, _choose_depth(pos, workers) if depth is None else depth)
     grid = _value_grid(pos)
     stats = _Stats()
     stopped_by: Optional[str] = None
-    inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, actor, start)
+    inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, worker, start)
     cancelled: set[Any] = set()
     home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
     idle = set(range(workers))
     last_save = time.perf_counter()
 
     def answer(ref) -> None:
-        key, _, actor, began = inflight.pop(ref)
-        idle.add(actor)
+        key, _, worker, began = inflight.pop(ref)
+        idle.add(worker)
         cancelled.discard(ref)
         try:
             lower, upper, nodes = ray.get(ref)
@@ -453,11 +514,15 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
                 busy = {(key, b) for key, b, _, _ in inflight.values()}
                 queue = [item for items in itertools.zip_longest(*queues) for item in items
                          if item is not None and item not in busy]        # the windows take turns
-                for actor, (key, b) in _assign(queue, home, idle, workers):
-                    home[key] = actor
-                    idle.discard(actor)
-                    ref = actors[actor].test.remote(plan.units[key], b)
-                    inflight[ref] = (key, b, actor, time.perf_counter())
+                for worker, (key, b) in _assign(queue, home, idle, machine_of):
+                    home[key] = machine_of[worker]
+                    idle.discard(worker)
+                    ref = actors[machine_of[worker]].test.remote(plan.units[key], b)
+                    inflight[ref] = (key, b, worker, time.perf_counter())
+                if idle and (slowest := _longest_search(inflight, cancelled, plan)) is not None:
+                    _split(plan, pos, slowest)          # the next round sends its children, cancels it
+                    stats.splits += 1
+                    continue
                 ready = ray.wait(list(inflight), num_returns=1, timeout=0.5)[0] if inflight else []
                 for ref in ready:
                     answer(ref)
@@ -479,6 +544,7 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
     seconds = time.perf_counter() - start
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
+                         splits=stats.splits,
                          nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=workers,
                          seconds=seconds)
     if lower < upper:
@@ -488,20 +554,32 @@ def _solve_on(cluster: _Cluster, actors, pos, lo2, hi2, g, depth, max_units, max
                          [catena.Move.from_index(index, pos.size) for index in pv])
 
 
+def _longest_search(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any],
+                    plan: WorkPlan) -> Optional[int]:
+    """The unit searched longest, if over SPLIT_SECONDS and not too deep to split."""
+    now = time.perf_counter()
+    running = [(began, key) for ref, (key, _, _, began) in inflight.items()
+               if ref not in cancelled and key not in plan.split and len(plan.units[key]) < SPLIT_MOVES
+               and now - began >= SPLIT_SECONDS]
+    return min(running)[1] if running else None
+
+
 def _assign(queue: list[tuple[int, int]], home: dict[int, int], idle: set[int],
-            workers: int) -> list[tuple[int, tuple[int, int]]]:
-    """(actor, (unit, beta)) for the idle actors: they take the head of the queue, the most needed
-    work, each preferring a unit its table has searched (else a new unit's key picks the actor)."""
-    head = queue[:len(idle)]
+            machine_of: list[int]) -> list[tuple[int, tuple[int, int]]]:
+    """(worker, (unit, beta)) for the idle workers: they take the head of the queue, the most
+    needed work, each unit going to a worker on the machine whose table has searched it if one
+    is idle (a new unit's key picks the machine)."""
+    machines = max(machine_of) + 1
     free = sorted(idle)
     pairs, others = [], []
-    for item in head:
-        owner = home.get(item[0], item[0] % workers)
-        if owner in free:
-            free.remove(owner)
-            pairs.append((owner, item))
-        else:
+    for item in queue[:len(idle)]:
+        owner = home.get(item[0], item[0] % machines)
+        worker = next((w for w in free if machine_of[w] == owner), None)
+        if worker is None:
             others.append(item)
+        else:
+            free.remove(worker)
+            pairs.append((worker, item))
     return pairs + list(zip(free, others))
 
 
@@ -509,8 +587,12 @@ def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int
     """Best play: down the top tree through children of the root's value, then the unit's own line."""
     node = plan.root
     while node.children:
-        node = next(child for child in node.children
-                    if (_bounds(child, cache)[0] >= value if node.maximising else _bounds(child, cache)[1] <= value))
+        best = next((child for child in node.children
+                     if (_bounds(child, cache)[0] >= value if node.maximising else _bounds(child, cache)[1] <= value)),
+                    None)
+        if best is None:            # a split unit proven as a whole: its own line from here
+            break
+        node = best
     line = list(node.moves)
     if node.key is not None:
         actor = actors[home.get(node.key, node.key % len(actors))]

@@ -152,6 +152,47 @@ def test_table_solver_bad_input_and_threads():
     assert big.solve(catena.Position(size=2))[:2] == (5, 5)           # usable afterwards
 
 
+def test_table_solvers_sharing_a_table():
+    owner = TableSolver(tt_mb=8)
+    sharer = TableSolver(share=owner)
+    positions = [random_position(3, "komi", "standard", 3 + seed, seed) for seed in range(4)]
+    expected = [round(2 * catena.solve(pos, threads=1).value) for pos in positions]
+    first = owner.solve(positions[0])
+    again = sharer.solve(positions[0])
+    assert again[:2] == first[:2] and again[2] < first[2] / 4       # it finds what the owner stored
+    answers = {}
+
+    def solve_all(solver, name):
+        answers[name] = [solver.solve(pos)[:2] for pos in positions]
+
+    threads = [threading.Thread(target=solve_all, args=(solver, name))
+               for solver, name in ((owner, "owner"), (sharer, "sharer"), (TableSolver(share=sharer), "third"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert all(answers[name] == [(v, v) for v in expected] for name in ("owner", "sharer", "third"))
+    with pytest.raises(TypeError, match="share"):
+        TableSolver(share="table")
+
+
+def test_a_shared_table_serves_one_game_at_a_time():
+    owner = TableSolver(tt_mb=16)
+    sharer = TableSolver(share=owner)
+    results = []
+    worker = threading.Thread(target=lambda: results.append(owner.solve(catena.Position(size=4))))
+    worker.start()
+    time.sleep(0.3)
+    other_game = random_position(3, "komi", "square", 4, 3)
+    with pytest.raises(RuntimeError, match="another game"):       # it would empty the table under the owner
+        sharer.solve(other_game)
+    owner.interrupt()
+    worker.join(10)
+    assert not worker.is_alive() and results[0][3] == "interrupt"
+    value = round(2 * catena.solve(other_game, threads=1).value)
+    assert sharer.solve(other_game)[:2] == (value, value)           # free again, the table emptied
+
+
 def test_canonical_key_and_solver_moves():
     pos = catena.Position(size=3)
     keys = {}
@@ -193,6 +234,48 @@ def test_side4_values_equal_solve(local_ray, game_type, scoring, cells):
     got = distributed.solve(pos, workers=2, tt_mb=128, stats=stats)
     assert_same_result(got, expected, pos)
     assert stats["units"] >= 8 and stats["answers"] >= 1
+
+
+def test_seats_fill_one_machine_after_another():
+    assert distributed._seats([2], 2) == [2]
+    assert distributed._seats([2, 2], 3) == [2, 1]
+    assert distributed._seats([4, 4], 1) == [1, 0]
+    assert distributed._seats([2], 3) == [3]                         # more workers than CPUs: they share
+    assert distributed._seats([1, 2], 5) == [2, 3]
+
+
+def test_split_unit_keeps_its_bounds_and_adds_its_children():
+    pos = catena.Position(size=3)
+    plan = distributed.work_units(pos, 1)
+    key = next(iter(plan.units))
+    cache = {key: [-3, 5]}
+    distributed._split(plan, pos, key)
+    node = next(child for child in plan.root.children if child.key == key)
+    assert len(node.children) == len(solver_moves(catena.Position(size=3))) - 1
+    assert all(child in plan.leaves for child in node.children) and node not in plan.leaves
+    assert distributed._bounds(node, cache) == (-3, 5)               # the unit's own proof still counts
+    for child in node.children:
+        cache[child.key] = [-10, 10]
+    assert distributed._bounds(node, cache) == (-3, 5)               # children cannot widen it ...
+    for child in node.children:
+        cache[child.key] = [1, 2]
+    assert distributed._bounds(node, cache) == (1, 2)                # ... and narrow it
+    wanted = {}
+    distributed._undecided(plan.root, {}, 0, wanted)
+    assert key not in wanted and set(child.key for child in node.children) <= set(wanted)
+
+
+@pytest.mark.parametrize("game_type,scoring,cells", [("komi", "standard", 24), ("double", "square", 24)])
+def test_values_hold_when_units_are_split(local_ray, monkeypatch, game_type, scoring, cells):
+    # A unit is split when a worker idles while it runs: here at once, and with one window at a
+    # time (no second window to keep the other worker busy), so every window's last unit is split.
+    monkeypatch.setattr(distributed, "SPLIT_SECONDS", 0.0)
+    monkeypatch.setattr(distributed, "_second_window", lambda *args: None)
+    pos = side4_position(game_type, scoring, cells, 1000 * cells + 7)
+    expected = catena.solve(pos, tt_mb=128)
+    stats = {}
+    assert_same_result(distributed.solve(pos, workers=2, tt_mb=64, stats=stats), expected, pos)
+    assert stats["splits"] >= 1
 
 
 def test_value_grid_holds_for_solved_values():
