@@ -2,16 +2,18 @@
 
 :func:`solve` splits the game tree at a fixed depth into *work units*, the
 positions there made canonical over the board's symmetries (transpositions
-and mirror images become one unit).  Ray actors, one per worker, each own a
-:class:`catena._solver.TableSolver` whose table stays warm between units; a
-unit always goes to the same actor when it is free (its key picks the actor),
-so a unit searched again at the next null window finds its own entries.  The
-driver runs MTD(f) over the top of the tree: for each null window it asks only
-the units still undecided, in the solver's move order, cancels the ones a
-cutoff made useless (``ray.cancel``), keeps every bound proven on a unit, and
-saves them to ``checkpoint`` so an interrupted solve resumes.  Nothing else is
-shared: each actor's table is its own.  docs/distributed.md has the cluster
-steps and measurements.
+and mirror images become one unit).  Each machine runs one Ray actor holding
+one :class:`catena._solver.TableSolver` per worker placed there, all sharing
+one table that stays warm between units, each searching on its own thread; a
+unit goes back to the machine that searched it, so a unit searched again at
+the next null window finds its own entries.  The driver runs MTD(f) over the
+top of the tree: for each null window it asks only the units still
+undecided, in the solver's move order, cancels the ones a cutoff made useless
+(``ray.cancel``), splits a long unit into its children when a worker would
+otherwise idle, keeps every bound proven on a unit, and saves them to
+``checkpoint`` so an interrupted solve resumes.  Between machines nothing but
+those bounds is shared.  docs/distributed.md has the cluster steps and
+measurements.
 
 :func:`selfplay` plays game ``index`` on any worker from the seed of
 :func:`catena.selfplay.game_seed` alone, so it writes exactly what the serial
@@ -335,10 +337,10 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     """Solve ``pos`` exactly on Ray workers: the same result as :func:`catena.solve`.
 
     ``address`` is a Ray cluster's (None: a local Ray on this machine's cores);
-    ``workers`` how many actors (default: the cluster's CPUs), each with a
-    ``tt_mb`` table.  ``window``, ``guess`` and ``checkpoint`` mean what they
-    mean for :func:`catena.solve`; the checkpoint here holds every unit's proven
-    bounds.  ``depth`` is where the tree is split (default: the checkpoint's, or
+    ``workers`` how many searches run at once (default: the cluster's CPUs);
+    the workers of one machine share one table of ``tt_mb`` MB a worker.
+    ``window``, ``guess`` and ``checkpoint`` mean what they mean for
+    :func:`catena.solve`; the checkpoint here holds every unit's proven bounds.  ``depth`` is where the tree is split (default: the checkpoint's, or
     the first depth with 8 units a worker).  ``max_units`` (null-window answers)
     and ``max_seconds`` stop early with the bounds proven so far (``stopped_by``
     "units" or "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
