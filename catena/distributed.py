@@ -340,8 +340,9 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     ``workers`` how many searches run at once (default: the cluster's CPUs);
     the workers of one machine share one table of ``tt_mb`` MB a worker.
     ``window``, ``guess`` and ``checkpoint`` mean what they mean for
-    :func:`catena.solve`; the checkpoint here holds every unit's proven bounds.  ``depth`` is where the tree is split (default: the checkpoint's, or
-    the first depth with 8 units a worker).  ``max_units`` (null-window answers)
+    :func:`catena.solve`; the checkpoint here holds every unit's proven bounds.
+    ``depth`` is where the tree is split (default: the checkpoint's, or the
+    first depth with 8 units a worker).  ``max_units`` (null-window answers)
     and ``max_seconds`` stop early with the bounds proven so far (``stopped_by``
     "units" or "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
     lower, upper)`` is called after each answer.  ``stats``, a dict, receives
