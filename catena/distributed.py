@@ -216,11 +216,19 @@ class _UnitSolver:
             pos.push(move)
         return pos
 
+    @contextlib.asynccontextmanager
+    async def _solver(self):
+        """A free TableSolver of this machine's, for one call."""
+        solver = await self.free.get()
+        try:
+            yield solver
+        finally:
+            self.free.put_nowait(solver)
+
     async def test(self, moves: tuple[int, ...], beta: int) -> tuple[int, int, int]:
         """Is the unit's value >= beta? (lower, upper, nodes) proven by one null window."""
         pos = self._position(moves)
-        solver = await self.free.get()
-        try:
+        async with self._solver() as solver:
             loop = asyncio.get_running_loop()
             search = loop.run_in_executor(self.threads, lambda: solver.solve(pos, window=(beta - 1, beta), guess=beta))
             try:
@@ -229,18 +237,13 @@ class _UnitSolver:
                 solver.interrupt()
                 await search
                 raise
-        finally:
-            self.free.put_nowait(solver)
         return lower, upper, nodes
 
     async def principal_variation(self, moves: tuple[int, ...], value: int) -> list[int]:
         pos = self._position(moves)
-        solver = await self.free.get()
-        try:
+        async with self._solver() as solver:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.threads, solver.principal_variation, pos, value)
-        finally:
-            self.free.put_nowait(solver)
 
 
 def _ray():
