@@ -89,6 +89,8 @@ cdef enum:
     MAX_PLY = MAX_MOVES + 2
     MAX_THREADS = 64
     INF = 1 << 28
+    RAMP_AFTER = 3             # MTD(f): answers one way in a row before its steps double
+    MAX_DOUBLINGS = 19
     STOP_NONE = 0
     STOP_NODES = 1
     STOP_SECONDS = 2
@@ -147,6 +149,8 @@ ctypedef struct Shared:
     int32_t lower        # MTD(f): proven bounds on the root value so far
     int32_t upper
     int32_t guess        # the next null window starts from here
+    int run              # answers in a row that raised (> 0) or lowered (< 0) the root bounds
+    int step             # the distance between two values a game can end with (half points)
     int32_t win_lo       # threshold proof: stop once upper <= win_lo or lower >= win_hi
     int32_t win_hi
     int nthreads
@@ -590,6 +594,42 @@ cdef inline bint _answered(const Shared* sh) noexcept nogil:
     return sh.lower >= sh.upper or sh.upper <= sh.win_lo or sh.lower >= sh.win_hi
 
 
+cdef inline int _next_beta(int lower, int upper, int g, int run, int step, int lo, int hi) noexcept nogil:
+    """Beta of the next null window ("is the value >= beta?") while lower < upper do not answer
+    the window (lo, hi).  MTD(f) from ``g``, the last search's fail-soft value, its steps doubling
+    once ``run`` answers in a row (> 0 up, < 0 down) moved the bounds the same way, and a gap of
+    more than four steps between proven bounds halved: square scoring's values lie hundreds of
+    half points from a guess of 0, where one step a window took 9x more windows
+    (docs/side4.md)."""
+    cdef int b
+    if g < lo:
+        g = lo
+    if g > hi:
+        g = hi
+    if lower > -INF and upper < INF and upper - lower > 4 * step:
+        b = lower + (upper - lower + 1) // 2
+    elif g <= lower:                        # the last answer raised the lower bound
+        b = g + 1 if run <= RAMP_AFTER else g + (step << min(run - RAMP_AFTER, MAX_DOUBLINGS))
+    else:                                   # it lowered the upper bound: is the value g?
+        b = g if run >= -RAMP_AFTER else g + step - (step << min(-run - RAMP_AFTER, MAX_DOUBLINGS))
+    if b <= lo:                             # a window that answers the question asked
+        b = lo + 1
+    if b > hi:
+        b = hi
+    if b > upper:                           # and that proves something new
+        b = upper
+    if b <= lower:
+        b = lower + 1
+    return b
+
+
+def next_window(lower, upper, guess, run, step, lo=-INF, hi=INF):
+    """The beta of MTD(f)'s next null window (see ``_next_beta``), for catena.distributed's driver."""
+    return _next_beta(integer(lower, "lower", -INF, INF), integer(upper, "upper", -INF, INF),
+                      integer(guess, "guess", -INF, INF), integer(run, "run", -(1 << 20), 1 << 20),
+                      integer(step, "step", 1, 2), integer(lo, "lo", -INF, INF), integer(hi, "hi", -INF, INF))
+
+
 cdef void _thread_mtdf(Solver* s) noexcept nogil:
     """MTD(f) on the shared root bounds: null windows until they meet (or answer the window)."""
     cdef Shared* sh = s.sh
@@ -599,14 +639,7 @@ cdef void _thread_mtdf(Solver* s) noexcept nogil:
         if catena_load(&sh.stop) or _answered(sh):
             catena_unlock(&sh.lock)
             return
-        g = sh.guess
-        if g < sh.win_lo:
-            g = sh.win_lo
-        if g > sh.win_hi:
-            g = sh.win_hi
-        b = g + 1 if g <= sh.lower else g
-        if b > sh.upper:
-            b = sh.upper
+        b = _next_beta(sh.lower, sh.upper, sh.guess, sh.run, sh.step, sh.win_lo, sh.win_hi)
         s.epoch = sh.epoch
         s.halted = 0
         catena_unlock(&sh.lock)
@@ -619,8 +652,11 @@ cdef void _thread_mtdf(Solver* s) noexcept nogil:
         if g < b:
             if g < sh.upper:
                 sh.upper = g
-        elif g > sh.lower:
-            sh.lower = g
+            sh.run = sh.run - 1 if sh.run < 0 else -1
+        else:
+            if g > sh.lower:
+                sh.lower = g
+            sh.run = sh.run + 1 if sh.run > 0 else 1
         sh.guess = g
         catena_store(&sh.epoch, sh.epoch + 1)
         catena_unlock(&sh.lock)
@@ -675,6 +711,8 @@ cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexce
     sh.near_max = -1
     sh.lower = -INF
     sh.upper = INF
+    sh.run = 0
+    sh.step = 1 if sh.longest else 2
     sh.win_lo = -INF
     sh.win_hi = INF
     sh.max_nodes = -1

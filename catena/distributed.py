@@ -53,6 +53,7 @@ from catena._solver import (
     _variant,
     _window_and_guess,
     canonical_key,
+    next_window,
     solver_moves,
 )
 from catena._validate import integer, optional_integer, optional_real, real
@@ -65,6 +66,7 @@ NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this nice
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
 SPLIT_SECONDS = 0.5         # a unit searched this long while a worker has nothing to do is split ...
 SPLIT_MOVES = 16            # ... unless it lies this many moves below the root
+IDLE_POLL_SECONDS = 0.05    # how often the driver looks for a unit to split while a worker idles
 
 
 # ---------------------------------------------------------------------------
@@ -431,17 +433,23 @@ def _value_grid(pos: catena.Position) -> tuple[int, int]:
     return 2, 0 if pos.game_type == "double" else 1
 
 
-def _second_window(beta: int, lower: int, upper: int, lo2: int, hi2: int, grid: tuple[int, int]) -> Optional[int]:
-    """The null window MTD(f) would test after ``beta`` if ``beta``'s answer moved the bound to the
-    next possible value: the question just above it, or just below it when ``beta`` is the proven
-    upper bound (the last window failed).  A second worker tests it at once.  None when it would
-    answer nothing."""
+def _second_window(beta: int, lower: int, upper: int, run: int, lo2: int, hi2: int,
+                   grid: tuple[int, int]) -> Optional[int]:
+    """The null window MTD(f) would test after ``beta`` if ``beta``'s answer moved a bound by the
+    least it can: up to the next possible value, or (testing the upper bound, or going down) to
+    the largest possible value below ``beta``.  A second worker tests it at once.  None when it
+    would answer nothing."""
     step, parity = grid
-    if beta == upper:                       # the largest possible value below beta
-        second = beta - 1 - (beta - 1 - parity) % step
-    else:                                   # just above the smallest possible value >= beta
-        second = beta + (parity - beta) % step + 1
-    return second if lower < second <= upper and lo2 <= second <= hi2 else None
+    if beta == upper or run < 0:            # the answer "value < beta" expected
+        lower2, upper2 = lower, beta - 1 - (beta - 1 - parity) % step
+        guess, run2 = upper2, min(run, 0) - 1
+    else:                                   # "value >= beta": at least the next possible value
+        lower2, upper2 = beta + (parity - beta) % step, upper
+        guess, run2 = lower2, max(run, 0) + 1
+    if lower2 >= upper2 or upper2 <= lo2 or lower2 >= hi2:
+        return None
+    second = next_window(lower2, upper2, guess, run2, step, lo2, hi2)
+    return second if second != beta and lower < second <= upper else None
 
 
 def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint,
@@ -497,14 +505,13 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     def answered(lower: int, upper: int) -> bool:
         return lower >= upper or upper <= lo2 or lower >= hi2
 
+    run = 0                                                   # as in the solver's MTD(f)
     try:
         lower, upper = _bounds(plan.root, cache)
         while not answered(lower, upper) and stopped_by is None:
-            g = min(max(g, lo2), hi2)
-            beta = g + 1 if g <= lower else g
-            beta = min(beta, upper)
+            beta = next_window(lower, upper, g, run, grid[0], lo2, hi2)
             betas = [beta]
-            if workers > 1 and (second := _second_window(beta, lower, upper, lo2, hi2, grid)) is not None:
+            if workers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2, grid)) is not None:
                 betas.append(second)
             while stopped_by is None:                        # until "value >= beta?" is answered
                 lower, upper = _bounds(plan.root, cache)
@@ -529,7 +536,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                     _split(plan, pos, slowest)          # the next round sends its children, cancels it
                     stats.splits += 1
                     continue
-                ready = ray.wait(list(inflight), num_returns=1, timeout=0.5)[0] if inflight else []
+                wait = IDLE_POLL_SECONDS if idle else 0.5       # an idle worker soon gets a split unit
+                ready = ray.wait(list(inflight), num_returns=1, timeout=wait)[0] if inflight else []
                 for ref in ready:
                     answer(ref)
                 if ready:
@@ -541,6 +549,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                 stopped_by = limit_reached()
             lower, upper = _bounds(plan.root, cache)
             g = lower if lower >= beta else upper
+            run = (max(run, 0) + 1) if lower >= beta else (min(run, 0) - 1)
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     finally:

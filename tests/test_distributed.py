@@ -292,15 +292,20 @@ def test_value_grid_holds_for_solved_values():
 
 
 def test_second_window_is_the_next_distinct_question():
-    odd, whole = (2, 1), (1, 0)
-    unbounded = dict(lower=-distributed.INF, upper=distributed.INF, lo2=-distributed.INF, hi2=distributed.INF)
+    odd, whole, inf = (2, 1), (1, 0), distributed.INF
+    unbounded = dict(lower=-inf, upper=inf, run=0, lo2=-inf, hi2=inf)
     assert distributed._second_window(0, grid=odd, **unbounded) == 2      # v >= 0 is v >= 1; next v >= 3
     assert distributed._second_window(1, grid=odd, **unbounded) == 2
     assert distributed._second_window(4, grid=(2, 0), **unbounded) == 5   # even values: v >= 4, then v >= 6
-    assert distributed._second_window(9, -distributed.INF, 9, -distributed.INF, distributed.INF, odd) == 7
+    assert distributed._second_window(9, -inf, 9, 0, -inf, inf, odd) == 7
     assert distributed._second_window(0, grid=whole, **unbounded) == 1
-    assert distributed._second_window(3, 1, 3, -distributed.INF, distributed.INF, odd) is None  # decides it all
-    assert distributed._second_window(0, -distributed.INF, distributed.INF, 0, 0, odd) is None  # past the window
+    assert distributed._second_window(3, 1, 3, 0, -inf, inf, odd) is None  # decides it all
+    assert distributed._second_window(0, -inf, inf, 0, 0, 0, odd) is None  # past the window
+    # The steps double once the answers go one way a few times (v >= 3 after three: next v >= 7),
+    # and once both bounds are far apart the windows halve the gap: v >= 171 expected to fail, so v >= 85.
+    assert distributed._second_window(3, 1, inf, 1, -inf, inf, odd) == 4
+    assert distributed._second_window(3, 1, inf, 3, -inf, inf, odd) == 7
+    assert distributed._second_window(171, 1, 341, -1, -inf, inf, odd) == 85
 
 
 def test_a_solve_frees_its_workers_cpus(local_ray):

@@ -6,6 +6,7 @@ value must not depend on the guess or on the number of threads, and a solve resu
 checkpoint must give the same value.  Values are in points (+1/0/-1 under longest ribbon).
 """
 
+import math
 import random
 
 import pytest
@@ -99,6 +100,31 @@ def test_value_does_not_depend_on_the_threads(values, threads):
         result = catena.solve(pos, tt_mb=TT_MB, threads=threads)
         assert value_of(result, pos.scoring) == value, f"{pos!r} threads {threads}"
         assert len(result.pv) > 0 and result.best_move == result.pv[0]
+
+
+@pytest.mark.parametrize("step, parity", [(2, 1), (2, 0), (1, 0)])
+def test_null_windows_reach_far_values_in_few_steps(step, parity):
+    """MTD(f)'s schedule of null windows (next_window, shared by the threads and the Ray driver):
+    each window proves something new, the value is found from a guess of 0 whatever the search's
+    fail-soft values, and a value n steps away takes about 2 log2(n) windows, not n (square
+    scoring's values lie hundreds of half points from the guess)."""
+    from catena._solver import UNBOUNDED as INF
+    from catena._solver import next_window
+    for value in (v for v in range(-1001, 1002) if v % step == parity):
+        for soft in (False, True):          # the least a search proves, or the exact value
+            lower, upper, g, run, windows = -INF, INF, 0, 0, 0
+            while lower < upper:
+                beta = next_window(lower, upper, g, run, step)
+                assert lower < beta <= upper, (value, lower, upper, beta)
+                windows += 1
+                if value >= beta:
+                    g = lower = value if soft else beta + (parity - beta) % step
+                    run = max(run, 0) + 1
+                else:
+                    g = upper = value if soft else beta - 1 - (beta - 1 - parity) % step
+                    run = min(run, 0) - 1
+            assert lower == value
+            assert windows <= 2 * math.log2(abs(value) / step + 1) + 8, (value, soft, windows)
 
 
 def test_tiny_shared_table_keeps_values(values):
