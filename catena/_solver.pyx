@@ -154,10 +154,8 @@ ctypedef struct Shared:
     int32_t win_lo       # threshold proof: stop once upper <= win_lo or lower >= win_hi
     int32_t win_hi
     int nthreads
-    int shares_table     # other TableSolvers search with this table at the same time
     void* workers[MAX_THREADS]     # each thread's Solver (for the node total)
-    uint64_t* busy                 # ABDADA: keys of children being searched (own_busy, or the
-    uint64_t own_busy[BUSY_SIZE]   # table owner's when TableSolvers share a table)
+    uint64_t busy[BUSY_SIZE]       # ABDADA: keys of children the threads are searching
 
 ctypedef struct Solver:
     Shared* sh
@@ -521,7 +519,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef uint16_t* moves = s.moves[ply]
     cdef uint16_t* deferred = s.deferred[ply]
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
-    cdef bint defer = (sh.nthreads > 1 or sh.shares_table) and p.h.nlegal >= sh.abdada_min
+    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
     cdef uint64_t child
     _order(s, p, moves, n, first)
     if defer and s.id and ply < g_split_ply and n > 2:
@@ -700,8 +698,6 @@ cdef void _solver_free(Solver* s) noexcept nogil:
 
 
 cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexcept nogil:
-    if sh.busy == NULL:
-        sh.busy = sh.own_busy
     sh.longest = root.scoring == SCORING_LONGEST
     sh.sym_stones = sym_stones
     sh.small_key = g_small_key
@@ -1233,7 +1229,10 @@ cdef class TableSolver:
     own (``tt_mb`` is then unused): one per thread, they solve at the same time
     and each finds what the others stored, as the threads of one
     :func:`catena.solve` do.  Solvers sharing a table solve one game at a time: a
-    position of another game raises RuntimeError while one of them is busy.
+    position of another game raises RuntimeError while one of them is busy.  They
+    do not defer children the others are searching, as the threads of one solve
+    do (ABDADA): on different positions that only spoils each one's move order
+    (the 29 siblings of a side-4 position, two solvers: 1.25x more nodes).
 
     >>> import catena
     >>> solver = TableSolver(tt_mb=1)
@@ -1268,8 +1267,6 @@ cdef class TableSolver:
             self.sh.table.mapping = NULL
             self.sh.near = self.owner.sh.near
             self.sh.near.mapping = NULL
-            self.sh.busy = self.owner.sh.own_busy      # and defer what the other searches are on
-            self.sh.shares_table = self.owner.sh.shares_table = 1
             return
         if _table_init(&self.sh.table, tt_mb) != 0:
             raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
