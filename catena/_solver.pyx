@@ -1229,10 +1229,10 @@ cdef class TableSolver:
     own (``tt_mb`` is then unused): one per thread, they solve at the same time
     and each finds what the others stored, as the threads of one
     :func:`catena.solve` do.  Solvers sharing a table solve one game at a time: a
-    position of another game raises RuntimeError while one of them is busy.  They
-    do not defer children the others are searching, as the threads of one solve
-    do (ABDADA): on different positions that only spoils each one's move order
-    (the 29 siblings of a side-4 position, two solvers: 1.25x more nodes).
+    position of another game raises RuntimeError while one of them is busy.
+    Unlike the threads of one solve (ABDADA), they do not defer children the
+    others are searching: on different positions that only spoils each one's
+    move order (the 29 siblings of a side-4 position, two solvers: 1.25x more nodes).
 
     >>> import catena
     >>> solver = TableSolver(tt_mb=1)
