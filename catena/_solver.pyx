@@ -164,7 +164,7 @@ ctypedef struct Solver:
     int epoch            # the epoch this thread's current search started in
     int halted           # the current search was dropped (stop, or a newer epoch)
     int id               # thread number, 0 for the main thread
-    int32_t history[3][MAX_MOVES]
+    int64_t history[3][MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
