@@ -164,7 +164,8 @@ ctypedef struct Solver:
     int epoch            # the epoch this thread's current search started in
     int halted           # the current search was dropped (stop, or a newer epoch)
     int id               # thread number, 0 for the main thread
-    int64_t history[3][MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
+    int64_t own_history[3 * MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
+    int64_t* history     # own_history, or the scores of the TableSolver whose table this one shares
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
@@ -431,7 +432,8 @@ cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) 
 
 cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
     """Table move first, then by history score (insertion sort: lists are short)."""
-    cdef int i, j, mover = p.h.to_move
+    cdef int i, j
+    cdef int64_t* hist = s.history + p.h.to_move * MAX_MOVES
     cdef uint16_t m
     for i in range(n):
         if moves[i] == first:
@@ -442,7 +444,7 @@ cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noex
     for i in range(start + 1, n):
         m = moves[i]
         j = i - 1
-        while j >= start and s.history[mover][moves[j]] < s.history[mover][m]:
+        while j >= start and hist[moves[j]] < hist[m]:
             moves[j + 1] = moves[j]
             j -= 1
         moves[j + 1] = m
@@ -560,7 +562,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
                 if v < b:
                     b = v
         if a >= b:
-            s.history[p.h.to_move][m] += n * n
+            s.history[p.h.to_move * MAX_MOVES + m] += n * n
             break
         i += 1
     if use_table:
@@ -682,6 +684,7 @@ cdef Solver* _solver_new(Shared* sh, const PosState* root) noexcept nogil:
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
     if s == NULL:
         return NULL
+    s.history = s.own_history
     s.root = pos_alloc(root.ncells)
     if s.root == NULL:
         free(s)
@@ -811,8 +814,8 @@ cdef class _Run:
         cdef Solver* s = self.solvers[thread]
         if thread > 0:                      # helpers start with another move order
             for i in range(MAX_MOVES):
-                s.history[BLACK][i] = (i * 7919 * thread) % 97
-                s.history[WHITE][i] = (i * 104729 * thread) % 89
+                s.history[BLACK * MAX_MOVES + i] = (i * 7919 * thread) % 97
+                s.history[WHITE * MAX_MOVES + i] = (i * 104729 * thread) % 89
         with nogil:
             _thread_mtdf(s)
 
@@ -1152,6 +1155,7 @@ cdef void* exact_new(int table_log2) noexcept nogil:
         free(x)
         return NULL
     x.s.sh = &x.sh
+    x.s.history = x.s.own_history
     x.sh.workers[0] = x.s
     x.sh.nthreads = 1
     return x
@@ -1232,7 +1236,10 @@ cdef class TableSolver:
     position of another game raises RuntimeError while one of them is busy.
     Unlike the threads of one solve (ABDADA), they do not defer children the
     others are searching: on different positions that only spoils each one's
-    move order (the 29 siblings of a side-4 position, two solvers: 1.25x more nodes).
+    move order (the 29 siblings of a side-4 position, two solvers: 1.25x more
+    nodes).  They share the move-ordering history, so each learns from every
+    unit, but each has its own near-leaf table, which two writers thrash (with
+    both: 229-309 M nodes for those siblings against 445-460 M).
 
     >>> import catena
     >>> solver = TableSolver(tt_mb=1)
@@ -1246,6 +1253,7 @@ cdef class TableSolver:
     cdef Solver* s
     cdef PosState* root
     cdef object game               # (on the tables' owner) the game their entries belong to
+    cdef object near_game          # the game this solver's own near-leaf table's entries belong to
     cdef int users                 # (on the tables' owner) solves running on them
     cdef TableSolver owner         # the solver whose tables this one uses; None: its own
     cdef bint busy
@@ -1259,14 +1267,16 @@ cdef class TableSolver:
         if self.sh == NULL or self.s == NULL:
             raise MemoryError()
         self.s.sh = self.sh
+        self.s.history = self.s.own_history
         self.sh.workers[0] = self.s
         self.sh.nthreads = 1
         if share is not None:
             self.owner = (<TableSolver>share)._home()
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
-            self.sh.near = self.owner.sh.near
-            self.sh.near.mapping = NULL
+            self.s.history = self.owner.s.history      # each learns from all the units (lost updates harmless)
+            if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
+                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
             return
         if _table_init(&self.sh.table, tt_mb) != 0:
             raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
@@ -1300,8 +1310,10 @@ cdef class TableSolver:
                 raise RuntimeError(f"a solver sharing this table is solving another game ({home.game}); "
                                    f"this position's game is {game}")
             self._empty(&self.sh.table)
-            self._empty(&self.sh.near)
         home.game = game
+        if self.near_game != game:          # each solver's near-leaf table is its own
+            self._empty(&self.sh.near)
+            self.near_game = game
         if self.s.root == NULL or self.s.root.ncells != pos._st.ncells:
             free(self.s.root)
             self.s.root = pos_alloc(pos._st.ncells)

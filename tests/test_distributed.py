@@ -193,6 +193,17 @@ def test_a_shared_table_serves_one_game_at_a_time():
     assert sharer.solve(other_game)[:2] == (value, value)           # free again, the table emptied
 
 
+def test_each_sharer_empties_its_own_near_leaf_table_for_a_new_game():
+    owner = TableSolver(tt_mb=65)                 # over 64 MB: a near-leaf table, one per solver
+    sharer = TableSolver(share=owner)
+    for seed in range(3):
+        games = {scoring: random_position(3, "komi", scoring, 4, seed) for scoring in ("standard", "square")}
+        values = {scoring: round(2 * catena.solve(pos, threads=1).value) for scoring, pos in games.items()}
+        for solver, scoring in ((sharer, "standard"), (owner, "square"), (sharer, "square"),
+                                (sharer, "standard"), (owner, "standard")):
+            assert solver.solve(games[scoring])[:2] == (values[scoring],) * 2, (seed, scoring)
+
+
 def test_canonical_key_and_solver_moves():
     pos = catena.Position(size=3)
     keys = {}
