@@ -1274,7 +1274,7 @@ cdef class TableSolver:
             self.owner = (<TableSolver>share)._home()
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
-            self.s.history = self.owner.s.history      # each learns from all the units (lost updates harmless)
+            self.s.history = self.owner.s.history      # each learns from every unit (lost updates harmless)
             if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
                 raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
             return
