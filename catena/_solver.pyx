@@ -680,17 +680,25 @@ cdef int _value_of(Solver* s, PosState* p, int guess) noexcept nogil:
     return lower
 
 
-cdef Solver* _solver_new(Shared* sh, const PosState* root) noexcept nogil:
+cdef Solver* _solver_alloc(Shared* sh) noexcept nogil:
+    """A zeroed Solver of ``sh`` with its own history scores (a TableSolver sharing a table may
+    point it at another's); NULL without memory."""
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
+    if s != NULL:
+        s.sh = sh
+        s.history = s.own_history
+    return s
+
+
+cdef Solver* _solver_new(Shared* sh, const PosState* root) noexcept nogil:
+    cdef Solver* s = _solver_alloc(sh)
     if s == NULL:
         return NULL
-    s.history = s.own_history
     s.root = pos_alloc(root.ncells)
     if s.root == NULL:
         free(s)
         return NULL
     pos_copy(s.root, root)
-    s.sh = sh
     return s
 
 
@@ -1149,13 +1157,11 @@ cdef void* exact_new(int table_log2) noexcept nogil:
     if _table_init(&x.sh.table, megabytes) != 0:
         free(x)
         return NULL
-    x.s = <Solver*>calloc(1, sizeof(Solver))
+    x.s = _solver_alloc(&x.sh)
     if x.s == NULL:
         _table_free(&x.sh.table)
         free(x)
         return NULL
-    x.s.sh = &x.sh
-    x.s.history = x.s.own_history
     x.sh.workers[0] = x.s
     x.sh.nthreads = 1
     return x
@@ -1263,11 +1269,11 @@ cdef class TableSolver:
         if share is not None and not isinstance(share, TableSolver):
             raise TypeError(f"share must be a TableSolver, not {type(share).__name__}")
         self.sh = <Shared*>calloc(1, sizeof(Shared))
-        self.s = <Solver*>calloc(1, sizeof(Solver))
-        if self.sh == NULL or self.s == NULL:
+        if self.sh == NULL:
             raise MemoryError()
-        self.s.sh = self.sh
-        self.s.history = self.s.own_history
+        self.s = _solver_alloc(self.sh)
+        if self.s == NULL:
+            raise MemoryError()
         self.sh.workers[0] = self.s
         self.sh.nthreads = 1
         if share is not None:
