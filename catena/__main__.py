@@ -15,6 +15,7 @@ from catena import gtp, match
 from catena._geometry import check_size
 from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
+from catena.progress import sigterm_as_ctrl_c
 from catena.selfplay import engines as _engines
 
 
@@ -464,9 +465,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         _check_args(args)
-        return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
-                "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
-                "gtp": gtp.main, "match": match.main}[args.command](args)
+        with sigterm_as_ctrl_c():
+            return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
+                    "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
+                    "gtp": gtp.main, "match": match.main}[args.command](args)
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

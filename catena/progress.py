@@ -1,6 +1,7 @@
 """Progress of the long commands (solve, solved, selfplay, bench, the engine thinking in
 ``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the results.
-Also how those commands notice Ctrl-C when a search has caught it (:func:`noting_ctrl_c`)."""
+Also how those commands notice Ctrl-C when a search has caught it (:func:`noting_ctrl_c`), and
+SIGTERM made to stop them as Ctrl-C does (:func:`sigterm_as_ctrl_c`)."""
 
 from __future__ import annotations
 
@@ -137,3 +138,33 @@ def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterat
         yield noted
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """While active, SIGTERM (sent by ``kill``, ``timeout`` and cluster schedulers) does what
+    Ctrl-C does: a solve saves its checkpoint, a command reports what it finished.
+
+    A job started in the background by a shell ignores SIGINT, so without this it
+    could only be killed, losing the work since its last save.  The Ctrl-C handler
+    in force when the signal comes runs (:func:`noting_ctrl_c`'s, say), or
+    KeyboardInterrupt is raised if SIGINT is ignored.  Only in the main thread.
+
+    >>> with sigterm_as_ctrl_c():
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: Any) -> None:
+        ctrl_c = signal.getsignal(signal.SIGINT)
+        if callable(ctrl_c):
+            ctrl_c(signal.SIGINT, frame)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -95,6 +95,23 @@ def test_ctrl_c_stops_solve_with_the_bounds_shown_as_while_running(tmp_path):
     assert b"unsolved (stopped by interrupt): value in [" in out and b"None" not in out
 
 
+def test_sigterm_stops_a_background_solve_as_ctrl_c_does_and_saves_its_checkpoint(tmp_path):
+    """A job a shell starts in the background ignores SIGINT; schedulers and ``kill`` send SIGTERM.
+    The solve stops with its bounds and writes its checkpoint, which the same command resumes."""
+    ignore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)     # noqa: E731
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "--max-seconds", "120",
+                             "--tt-mb", "16", "--checkpoint", "run.ckpt"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=ignore_ctrl_c)
+    _read_until(proc.stderr, "value in [")
+    time.sleep(0.5)
+    assert not (tmp_path / "run.ckpt").exists()          # nothing saved yet: the first save is the stop's
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and b"Traceback" not in err, err
+    assert b"unsolved (stopped by interrupt): value in [" in out
+    assert (tmp_path / "run.ckpt").stat().st_size > 0
+
+
 def test_selfplay_progress(tmp_path):
     proc = run(["selfplay", "--size", "2", "--games", "3", "--iterations", "50", "--seed", "1"], tmp_path)
     assert proc.returncode == 0, proc.stderr
