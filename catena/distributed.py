@@ -38,6 +38,8 @@ import contextlib
 import itertools
 import json
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -272,11 +274,15 @@ class _Cluster:
                 options["num_cpus"] = os.cpu_count() or 1
             saved = os.environ.get(NICENESS)
             os.environ[NICENESS] = os.environ.get(NICENESS, "0")    # Ray's default, 15, starves them
+            main = threading.current_thread() is threading.main_thread()
+            on_sigterm = signal.getsignal(signal.SIGTERM) if main else None
             try:
                 self.ray.init(address=address, **options)
             finally:
                 if saved is None:
                     del os.environ[NICENESS]
+                if callable(on_sigterm):        # ray.init sets its own (exit at once): the program's stays
+                    signal.signal(signal.SIGTERM, on_sigterm)
             self.started = True
         if self.workers is None:
             self.workers = max(1, int(self.ray.cluster_resources().get("CPU", 1)))

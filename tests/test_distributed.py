@@ -5,8 +5,10 @@ Every distributed value is compared with catena.solve on the same position; self
 the serial run of the same seed.
 """
 
+import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -441,6 +443,31 @@ def test_selfplay_arrays_equal_serial(local_ray, tmp_path):
         assert numpy.array_equal(summary["arrays"][name], column, equal_nan=column.dtype.kind == "f")
         assert numpy.array_equal(saved[name], column, equal_nan=column.dtype.kind == "f")
     assert summary["black"] + summary["white"] + summary["draws"] == 4
+
+
+def test_sigterm_stops_a_ray_solve_as_ctrl_c_does(tmp_path):
+    """ray.init sets a SIGTERM handler of its own that exits at once; the command line's, which stops
+    as Ctrl-C does (the bounds reported, the checkpoint written), stays in force."""
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "G4", "E6", "D7", "E7", "D5",
+                             "--ray", "--workers", "1", "--tt-mb", "16", "--checkpoint", "run.json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    deadline = threading.Timer(300, proc.kill)          # a child that ignores the signal fails, not hangs
+    deadline.start()
+    try:
+        seen = b""
+        while b"value in [" not in seen:                 # the first units answered: the solve is under way
+            chunk = os.read(proc.stderr.fileno(), 4096)
+            assert chunk, seen
+            seen += chunk
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate()
+    finally:
+        deadline.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1 and b"Traceback" not in err, err
+    assert b"unsolved (stopped by interrupt): value in [" in out
+    assert json.loads((tmp_path / "run.json").read_text())["format"] == distributed.CHECKPOINT_FORMAT
 
 
 def test_cli_solve_and_selfplay_on_ray(tmp_path):
