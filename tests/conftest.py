@@ -1,10 +1,13 @@
-"""Shared test set-up, and the exhaustive minimax several test files check results with.
+"""Shared test set-up, the exhaustive minimax several test files check results with, and how
+they wait for a child process's output.
 
 Test modules import the helpers with ``from conftest import ...`` (pytest puts this
 folder on the path).  The rules themselves are recomputed by tests/reference.py.
 """
 
+import os
 import signal
+import threading
 
 # Tests send Ctrl-C (SIGINT) to child processes.  A test run started in the background of a
 # non-interactive shell inherits SIGINT as ignored, and so would every child it starts, which
@@ -13,6 +16,23 @@ import signal
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _WINNER_SIGN = {"black": 1, "white": -1, None: 0}
+
+
+def read_until(proc, text, timeout=60):
+    """Read the child's stderr until ``text`` appears (returns what was read).  A child that has
+    not written it after ``timeout`` seconds is killed, so the test fails instead of hanging in
+    a read that never returns."""
+    killer = threading.Timer(timeout, proc.kill)
+    killer.start()
+    seen = b""
+    try:
+        while text.encode() not in seen:
+            chunk = os.read(proc.stderr.fileno(), 4096)
+            assert chunk, seen
+            seen += chunk
+    finally:
+        killer.cancel()
+    return seen
 
 
 def final_value(pos):

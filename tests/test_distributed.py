@@ -23,6 +23,8 @@ from catena import distributed
 from catena._solver import UNBOUNDED, TableSolver, canonical_key, solver_moves
 from catena.training import selfplay_arrays
 
+from conftest import read_until
+
 VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
 
 
@@ -451,18 +453,11 @@ def test_sigterm_stops_a_ray_solve_as_ctrl_c_does(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "G4", "E6", "D7", "E7", "D5",
                              "--ray", "--workers", "1", "--tt-mb", "16", "--checkpoint", "run.json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    deadline = threading.Timer(300, proc.kill)          # a child that ignores the signal fails, not hangs
-    deadline.start()
     try:
-        seen = b""
-        while b"value in [" not in seen:                 # the first units answered: the solve is under way
-            chunk = os.read(proc.stderr.fileno(), 4096)
-            assert chunk, seen
-            seen += chunk
+        read_until(proc, "value in [", timeout=300)      # the first units answered: the solve is under way
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=120)
     finally:
-        deadline.cancel()
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 1 and b"Traceback" not in err, err

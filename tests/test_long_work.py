@@ -13,6 +13,8 @@ import catena
 from catena import benchmark, effort
 from catena.errors import TooMuchWorkError
 
+from conftest import read_until
+
 
 def run(args, cwd, timeout=300):
     return subprocess.run([sys.executable, "-m", "catena", *args], capture_output=True, text=True,
@@ -72,21 +74,10 @@ def test_cli_solve_shows_a_progress_bar_with_bounds(tmp_path):
     assert "unsolved (stopped by nodes): value in [" in proc.stdout and "None" not in proc.stdout
 
 
-def _read_until(stream, text, timeout=60):
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while text.encode() not in seen:
-        assert time.monotonic() < deadline, seen
-        chunk = os.read(stream.fileno(), 4096)
-        assert chunk, seen
-        seen += chunk
-    return seen
-
-
 def test_ctrl_c_stops_solve_with_the_bounds_shown_as_while_running(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "--max-seconds", "120"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    _read_until(proc.stderr, "value in [")
+    read_until(proc, "value in [")
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
@@ -102,7 +93,7 @@ def test_sigterm_stops_a_background_solve_as_ctrl_c_does_and_saves_its_checkpoin
     proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "--max-seconds", "120",
                              "--tt-mb", "16", "--checkpoint", "run.ckpt"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=ignore_ctrl_c)
-    _read_until(proc.stderr, "value in [")
+    read_until(proc, "value in [")
     time.sleep(0.5)
     assert not (tmp_path / "run.ckpt").exists()          # nothing saved yet: the first save is the stop's
     proc.send_signal(signal.SIGTERM)
@@ -161,7 +152,7 @@ def test_ctrl_c_stops_selfplay_between_moves(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "catena", "selfplay", "--size", "6", "--games", "50",
                              "--iterations", "20000", "--out", "games"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    _read_until(proc.stderr, "selfplay:")
+    read_until(proc, "selfplay:")
     time.sleep(1.0)
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -175,7 +166,7 @@ def test_ctrl_c_during_solved_writes_nothing(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "catena", "solved", "--sizes", "1", "2", "3", "3", "3",
                              "--out", "values.md"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    _read_until(proc.stderr, "side 3")
+    read_until(proc, "side 3")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and b"Traceback" not in err, err
