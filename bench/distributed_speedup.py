@@ -51,7 +51,7 @@ def main():
 
     os.environ.setdefault(distributed.NICENESS, "0")           # as distributed.solve's own local Ray
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
-    rows, all_units, all_seconds = [], 0, []
+    rows, ratios, all_units, all_seconds = [], [], 0, []
     for cells in args.cells:
         for scoring in args.scorings:
             seed = 1000 * cells
@@ -73,6 +73,7 @@ def main():
                     expected = catena.solve(pos, tt_mb=args.tt_mb, threads=1)
                     assert expected.lower == results[0].lower, (label, expected, results[0])
                 one, two = (statistics.median(seconds for _, seconds, _ in runs[w]) for w in (1, 2))
+                ratios.append(one / two)
                 nodes = [statistics.median(stats["nodes"] for _, _, stats in runs[w]) / 1e9 for w in (1, 2)]
                 stats = runs[2][-1][2]
                 all_units += stats["answers"]
@@ -88,7 +89,6 @@ def main():
           "| speed-up |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     print("\n".join(rows))
-    ratios = [float(r.rsplit("|", 2)[-2].split("x")[0]) for r in rows]
     print(f"\ngeometric mean speed-up {statistics.geometric_mean(ratios):.2f}x, least {min(ratios):.2f}x "
           f"over {len(ratios)} positions")
     print(f"2-worker answers: {all_units}, unit seconds: median {statistics.median(all_seconds):.3f}, "
