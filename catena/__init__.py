@@ -20,14 +20,14 @@ from catena.game import Game, GameOutcome
 from catena.observation import observation_shape
 from catena.players import MCTSPlayer, RandomPlayer
 from catena.record import GameRecord, RecordError, read_game, read_games, write_game
-from catena.results import Claim, Outcome, PlayoutStats, Ribbon, SearchResult, SolveResult
+from catena.results import Claim, Outcome, PlayoutStats, Ribbon, SearchResult, SolveFocus, SolveResult
 from catena.solved import fair_komi
 from catena.svg import svg
 
 __all__ = [
     "GAME_TYPES", "SCORINGS",
     "CatenaError", "CellError", "IllegalMoveError", "SetupError", "TooMuchWorkError",
-    "Claim", "Outcome", "PlayoutStats", "Ribbon", "SearchResult", "SolveResult",
+    "Claim", "Outcome", "PlayoutStats", "Ribbon", "SearchResult", "SolveFocus", "SolveResult",
     "Move", "cell_name", "cells", "neighbours", "parse_cell", "symmetries",
     "Position", "perft", "position_bytes", "random_playouts",
     "Game", "GameOutcome", "MCTS", "MCTSPlayer", "RandomPlayer",

@@ -4,7 +4,8 @@ from typing import Callable, Optional, Union
 from catena._position import Position
 from catena.results import SolveResult
 
-Progress = Callable[[int, float, Optional[float], Optional[float]], object]
+# progress(nodes, seconds, lower, upper), and focus=SolveFocus when it has that parameter
+Progress = Callable[..., object]
 
 def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           tt_mb: float = 64, progress: Optional[Progress] = None,

@@ -47,6 +47,7 @@ from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONG
 
 import functools
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -54,7 +55,7 @@ import time
 
 from catena.effort import check_solvable
 from catena._interrupt import run_interruptibly
-from catena.results import SolveResult
+from catena.results import SolveFocus, SolveResult
 from catena._validate import integer, optional_integer, optional_real, real
 
 cdef extern from "sys/mman.h":
@@ -99,6 +100,7 @@ cdef enum:
     BOUND_BITS = 22            # an entry's bounds: 22-bit fields, biased
     BUSY_SIZE = 1 << 14        # ABDADA: slots of children being searched
     CHECKPOINT_WORK = 8        # entries saved in a checkpoint searched at least 2^8 nodes
+    FOCUS_PLIES = 2            # the main thread's line shown to progress: this many plies from the root
 
 cdef int BOUND_BIAS = 1 << (BOUND_BITS - 1)
 cdef int BOUND_TOP = (1 << BOUND_BITS) - 1
@@ -117,6 +119,8 @@ cdef int g_near_max = 11        # ... for nodes with at most this many legal cel
 cdef int g_huge_pages = 1       # ask for huge pages for the table
 cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1
                                 # searches least)
+cdef int g_seed_mode = 0         # 1: history seeded centre first; 2: the root alone ordered so
+                                # (measured: both cost nodes on side-4 positions, docs/side4.md)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
 
@@ -156,6 +160,10 @@ ctypedef struct Shared:
     int nthreads
     void* workers[MAX_THREADS]     # each thread's Solver (for the node total)
     uint64_t busy[BUSY_SIZE]       # ABDADA: keys of children the threads are searching
+    int focus_beta                 # the main thread's null window: is the value >= focus_beta?
+    int focus_move[FOCUS_PLIES]    # its line near the root: the move searched at each ply,
+    int focus_index[FOCUS_PLIES]   # which of the node's moves it is (1-based),
+    int focus_count[FOCUS_PLIES]   # and of how many (0: that ply not reached yet)
 
 ctypedef struct Solver:
     Shared* sh
@@ -481,6 +489,17 @@ cdef inline bint _halt(Solver* s) noexcept nogil:
     return s.halted
 
 
+cdef inline void _note_focus(Shared* sh, int ply, int move, int index, int count) noexcept nogil:
+    """Record the main thread's move at ``ply`` near the root, for progress reports: how far
+    a long null window has got (the deeper plies are not entered yet)."""
+    cdef int d
+    catena_store(&sh.focus_move[ply], move)
+    catena_store(&sh.focus_index[ply], index)
+    catena_store(&sh.focus_count[ply], count)
+    for d in range(ply + 1, FOCUS_PLIES):
+        catena_store(&sh.focus_count[d], 0)
+
+
 cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the total margin; Black maximises."""
     cdef Shared* sh = s.sh
@@ -524,6 +543,8 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
     cdef uint64_t child
     _order(s, p, moves, n, first)
+    if ply == 0 and g_seed_mode == 2:
+        _order_root(s, p, moves, n, 0 if first == NO_MOVE or n == 0 or moves[0] != first else 1)
     if defer and s.id and ply < g_split_ply and n > 2:
         _rotate(moves + 1, n - 1, (s.id * (n - 1)) // sh.nthreads)
     cdef bint maximising = p.h.to_move == BLACK
@@ -543,6 +564,8 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
                 i += 1
                 continue
             catena_store64(&sh.busy[slot], child)
+        if ply < FOCUS_PLIES and s.id == 0:
+            _note_focus(sh, ply, m, i + 1 if i < n else n, n)
         v = _search(s, p, ply + 1, a, b)
         if defer and catena_load64(&sh.busy[slot]) == child:
             catena_store64(&sh.busy[slot], 0)
@@ -640,6 +663,9 @@ cdef void _thread_mtdf(Solver* s) noexcept nogil:
             catena_unlock(&sh.lock)
             return
         b = _next_beta(sh.lower, sh.upper, sh.guess, sh.run, sh.step, sh.win_lo, sh.win_hi)
+        if s.id == 0:
+            catena_store(&sh.focus_beta, b)
+            catena_store(&sh.focus_count[0], 0)
         s.epoch = sh.epoch
         s.halted = 0
         catena_unlock(&sh.lock)
@@ -680,6 +706,42 @@ cdef int _value_of(Solver* s, PosState* p, int guess) noexcept nogil:
     return lower
 
 
+cdef inline int _centrality(const Geometry* geo, int move) noexcept nogil:
+    """1 on the edge up to the side at the centre; 0 for the button."""
+    if move >= geo.ncells:
+        return 0
+    cdef int dc = geo.column[move] - geo.size, dr = geo.row[move] - geo.size
+    return geo.size - max(abs(dc), abs(dr), abs(dc - dr))
+
+
+cdef void _seed_history(int64_t* history, const Geometry* geo) noexcept nogil:
+    """Start the move order from the centre out (the button and the edge last) before any cutoff
+    has been scored.  The root is ordered once per null window, so its first move holds the main
+    thread for the whole window: in cell order that was a corner (docs/side4.md)."""
+    cdef int c, side
+    if g_seed_mode != 1:
+        return
+    for side in range(BLACK, WHITE + 1):
+        for c in range(geo.ncells + 1):
+            history[side * MAX_MOVES + c] = _centrality(geo, c)
+
+
+cdef void _order_root(Solver* s, PosState* p, uint16_t* moves, int n, int start) noexcept nogil:
+    """Re-sort the root's moves from ``start`` (after the table move) by history, ties from the
+    centre out."""
+    cdef int i, j
+    cdef int64_t* hist = s.history + p.h.to_move * MAX_MOVES
+    cdef uint16_t m
+    for i in range(start + 1, n):
+        m = moves[i]
+        j = i - 1
+        while j >= start and (hist[moves[j]] < hist[m] or (
+                hist[moves[j]] == hist[m] and _centrality(p.geo, moves[j]) < _centrality(p.geo, m))):
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = m
+
+
 cdef Solver* _solver_alloc(Shared* sh) noexcept nogil:
     """A zeroed Solver of ``sh`` with its own history scores (a TableSolver sharing a table may
     point it at another's); NULL without memory."""
@@ -699,6 +761,7 @@ cdef Solver* _solver_new(Shared* sh, const PosState* root) noexcept nogil:
         free(s)
         return NULL
     pos_copy(s.root, root)
+    _seed_history(s.history, root.geo)
     return s
 
 
@@ -723,6 +786,7 @@ cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexce
     sh.win_lo = -INF
     sh.win_hi = INF
     sh.max_nodes = -1
+    sh.focus_beta = INF                 # no null window yet
 
 
 # ---------------------------------------------------------------------------
@@ -842,6 +906,19 @@ cdef class _Run:
         return self.sh.lower, self.sh.upper
 
     @property
+    def focus(self):
+        """The main thread's null window and its line near the root: (beta, ((move, index,
+        count), ...)) in half points and move indices, the line as deep as it has got."""
+        line = []
+        for ply in range(FOCUS_PLIES):
+            count = catena_load(&self.sh.focus_count[ply])
+            if count == 0:
+                break
+            line.append((catena_load(&self.sh.focus_move[ply]), catena_load(&self.sh.focus_index[ply]),
+                         count))
+        return catena_load(&self.sh.focus_beta), tuple(line)
+
+    @property
     def stop(self):
         return (None, "nodes", "seconds", "interrupt")[self.sh.stop]
 
@@ -914,15 +991,17 @@ cdef class _Run:
 
 
 def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
-               near_max=None, near_mb=None, split_ply=None):
+               near_max=None, near_mb=None, split_ply=None, seed_mode=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
     global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
-    global g_near_mb
+    global g_near_mb, g_seed_mode
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
                margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
-               near_mb=g_near_mb, split_ply=g_split_ply)
+               near_mb=g_near_mb, split_ply=g_split_ply, seed_mode=g_seed_mode)
     if split_ply is not None:
         g_split_ply = int(split_ply)
+    if seed_mode is not None:
+        g_seed_mode = int(seed_mode)
     if near_max is not None:
         g_near_max = int(near_max)
     if near_mb is not None:
@@ -1014,7 +1093,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     Without either limit, a position estimated to take more than ten minutes
     (:mod:`catena.effort`; the empty side-4 board: hours) raises TooMuchWorkError
     with the estimate.
-    ``progress(nodes, seconds, lower, upper)`` is called about five times a second.
+    ``progress(nodes, seconds, lower, upper)`` is called about five times a second;
+    a callback that has a ``focus`` parameter also gets a SolveFocus (the null
+    window being tested and the main thread's line near the root).
     ``tt_mb`` sizes the transposition table; ``sym_stones`` sets up to how many
     stones keys are made canonical over the board's symmetries (default: a third
     of the cells).  ``threads`` search threads share the table (default: all
@@ -1079,11 +1160,19 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
 
     last = {"bounds": run.bounds, "saved": time.perf_counter()}
 
+    wants_focus = progress is not None and _accepts_focus(progress)
+
     def poll():                                  # progress and checkpoints, in the caller's thread
         if progress is not None:
             lower, upper = run.bounds
-            progress(run.nodes, time.perf_counter() - start, _points(lower, longest),
-                     _points(upper, longest))
+            args = (run.nodes, time.perf_counter() - start, _points(lower, longest), _points(upper, longest))
+            if wants_focus:
+                beta, line = run.focus
+                progress(*args, focus=SolveFocus(
+                    testing=_points(beta, longest),
+                    line=tuple((pos._move_table[m], index, count) for m, index, count in line)))
+            else:
+                progress(*args)
         if checkpoint is not None and (run.bounds != last["bounds"]
                                        or time.perf_counter() - last["saved"] >= checkpoint_seconds):
             last["bounds"] = run.bounds
@@ -1103,6 +1192,14 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         return _solve_result(lower, upper, longest, run.nodes, seconds, stopped_by)
     pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
     return _solve_result(lower, upper, longest, run.nodes, seconds, None, pv)
+
+
+def _accepts_focus(progress):
+    """Whether the ``progress`` callback takes a ``focus`` argument (a SolveFocus)."""
+    try:
+        return "focus" in inspect.signature(progress).parameters
+    except (TypeError, ValueError):                 # a callable without a signature: the classic four
+        return False
 
 
 def _checkpoint_path(checkpoint):
@@ -1316,6 +1413,8 @@ cdef class TableSolver:
                 raise RuntimeError(f"a solver sharing this table is solving another game ({home.game}); "
                                    f"this position's game is {game}")
             self._empty(&self.sh.table)
+        if home.game != game:
+            _seed_history(home.s.history, pos._st.geo)
         home.game = game
         if self.near_game != game:          # each solver's near-leaf table is its own
             self._empty(&self.sh.near)

@@ -14,6 +14,8 @@ from typing import Any, Callable, Iterator, Optional
 
 from tqdm import tqdm
 
+from catena.results import SolveFocus
+
 
 def bar(total: Optional[float] = None, desc: str = "", unit: str = "it", **options: Any) -> tqdm:
     """A tqdm bar on stderr with the settings every command shares.
@@ -41,6 +43,22 @@ def bounds_text(lower: Optional[float], upper: Optional[float]) -> str:
     return f"[{low}, {high}]"
 
 
+def focus_text(focus: Optional[SolveFocus]) -> str:
+    """Where a solve is, for its progress line: the null window and the line near the root.
+
+    >>> import catena
+    >>> focus_text(SolveFocus(testing=0.5, line=((catena.Move("D4", size=4), 1, 38),
+    ...                                           (catena.Move("A4", size=4), 4, 37))))
+    '; testing >= +0.5 at D4 1/38, A4 4/37'
+    """
+    if focus is None or focus.testing is None:
+        return ""
+    text = f"; testing >= {focus.testing:+g}"
+    if focus.line:
+        text += " at " + ", ".join(f"{move} {index}/{count}" for move, index, count in focus.line)
+    return text
+
+
 class SolveProgress:
     """The ``progress`` callback of :func:`catena.solve` as a bar of nodes with the
     proven bounds; counts towards ``max_nodes`` when there is such a limit, and
@@ -59,8 +77,9 @@ class SolveProgress:
         self.bar = bar(max_nodes, desc, unit=" nodes", unit_scale=True, **options)
         self.bar.set_postfix_str("value in " + bounds_text(None, None), refresh=False)
 
-    def __call__(self, nodes: int, seconds: float, lower: Optional[float], upper: Optional[float]) -> None:
-        self.bar.set_postfix_str("value in " + bounds_text(lower, upper), refresh=False)
+    def __call__(self, nodes: int, seconds: float, lower: Optional[float], upper: Optional[float],
+                 focus: Optional[SolveFocus] = None) -> None:
+        self.bar.set_postfix_str("value in " + bounds_text(lower, upper) + focus_text(focus), refresh=False)
         self.bar.update(nodes - self.bar.n)
 
     def __enter__(self) -> "SolveProgress":

@@ -117,6 +117,32 @@ class SearchResult:
 
 
 @dataclass(frozen=True)
+class SolveFocus:
+    """Where a running exact solve is, for progress reports on long solves.
+
+    ``testing`` is the threshold of the null window the main thread is on ("is
+    the value >= testing?", in points; under longest ribbon +1/0/-1 as the
+    bounds are).  ``line`` is that thread's line from the root, as deep as it
+    has got (two plies at most): at each ply the move being searched, which
+    of the node's moves it is (1-based) and how many there are.  The moves
+    are tried best first, so a proof that the first move is good enough must
+    go through every reply at the next ply: ``line`` shows how far it got.
+
+    >>> import catena
+    >>> seen = []
+    >>> def progress(nodes, seconds, lower, upper, focus):
+    ...     seen.append(focus)
+    >>> result = catena.solve(catena.Position(size=4), max_seconds=0.5, progress=progress)
+    >>> move, index, count = seen[-1].line[0]
+    >>> str(move) in {str(m) for m in catena.Position(size=4).legal_moves()}, 1 <= index <= count
+    (True, True)
+    """
+
+    testing: Optional[float]
+    line: tuple[tuple[Move, int, int], ...]
+
+
+@dataclass(frozen=True)
 class SolveResult:
     """What the exact solver found.
 

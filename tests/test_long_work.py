@@ -2,6 +2,7 @@
 every long command shows its progress (a tqdm bar on stderr) and stops cleanly on Ctrl-C."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -71,6 +72,7 @@ def test_cli_solve_shows_a_progress_bar_with_bounds(tmp_path):
     proc = run(["solve", "--size", "4", "--max-nodes", "3000000"], tmp_path)
     assert proc.returncode == 1
     assert "solving:" in proc.stderr and "nodes" in proc.stderr and "value in [" in proc.stderr
+    assert re.search(r"testing >= [+-]\d+(\.5)? at [A-G]\d \d+/38", proc.stderr)   # where a long solve is
     assert "unsolved (stopped by nodes): value in [" in proc.stdout and "None" not in proc.stdout
 
 

@@ -440,6 +440,38 @@ def test_progress_callback():
     assert result.nodes >= nodes[-1]
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_progress_focus_names_the_null_window_and_the_line_being_searched(threads):
+    """A callback with a ``focus`` parameter also gets a SolveFocus: the null window's threshold
+    (a half point: the values of standard scoring) and the main thread's moves near the root,
+    each legal where it is played, with its place in that node's move list."""
+    seen = []
+
+    def progress(nodes, seconds, lower, upper, focus):
+        seen.append(focus)
+
+    root = Position(4, "komi", "standard", 0)
+    result = catena.solve(root, max_seconds=1, tt_mb=TT_MB, threads=threads, progress=progress)
+    assert result.stopped_by == "seconds" and len(seen) >= 2
+    root_moves = set(root.legal_moves())
+    lines = 0
+    for focus in seen:
+        assert isinstance(focus, catena.SolveFocus)
+        assert focus.testing is not None and (2 * focus.testing) == int(2 * focus.testing)
+        assert len(focus.line) <= 2
+        for ply, (move, index, count) in enumerate(focus.line):
+            assert 1 <= index <= count <= len(root_moves)
+            if ply == 0:
+                assert move in root_moves and count == len(root_moves)
+        if len(focus.line) == 2:
+            lines += 1
+            after = root.copy()
+            after.push(focus.line[0][0])
+            # read while the search moves on, so the two plies may come from neighbouring moments
+            assert focus.line[1][0] in set(after.legal_moves()) | root_moves
+    assert lines >= 1
+
+
 def test_progress_callback_longest_bounds():
     """Under longest ribbon, progress bounds are None or -1/0/+1."""
     calls = []
