@@ -100,7 +100,7 @@ cdef enum:
     BOUND_BITS = 22            # an entry's bounds: 22-bit fields, biased
     BUSY_SIZE = 1 << 14        # ABDADA: slots of children being searched
     CHECKPOINT_WORK = 8        # entries saved in a checkpoint searched at least 2^8 nodes
-    FOCUS_PLIES = 2            # the main thread's line shown to progress: this many plies from the root
+    FOCUS_PLIES = 4            # the main thread's line shown to progress: this many plies from the root
 
 cdef int BOUND_BIAS = 1 << (BOUND_BITS - 1)
 cdef int BOUND_TOP = (1 << BOUND_BITS) - 1

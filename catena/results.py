@@ -123,7 +123,7 @@ class SolveFocus:
     ``testing`` is the threshold of the null window the main thread is on ("is
     the value >= testing?", in points; under longest ribbon +1/0/-1 as the
     bounds are).  ``line`` is that thread's line from the root, as deep as it
-    has got (two plies at most): at each ply the move being searched, which
+    has got (four plies at most): at each ply the move being searched, which
     of the node's moves it is (1-based) and how many there are.  The moves
     are tried best first, so a proof that the first move is good enough must
     go through every reply at the next ply: ``line`` shows how far it got.
