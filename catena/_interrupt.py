@@ -19,11 +19,12 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
 
     While they run, ``poll()`` (if given) is called every ``interval`` seconds.
     Ctrl-C in the waiting thread calls ``interrupt()``, which must make the tasks
-    end soon, waits for them and returns their results (what they found before
-    the stop); any other exception, from ``poll`` say, stops them the same way
-    and is raised again.  An exception raised by a task is raised here once
-    every task has ended.  No task is ever left running behind the caller's back,
-    whose C state the tasks use.
+    end soon, waits for them (a second Ctrl-C meanwhile changes nothing) and
+    returns their results (what they found before the stop); any other
+    exception, from ``poll`` say, stops them the same way and is raised again.
+    An exception raised by a task is raised here once every task has ended.  No
+    task is ever left running behind the caller's back, whose C state the tasks
+    use.
 
     >>> run_interruptibly([lambda: 1, lambda: 2], interrupt=lambda: None)
     [1, 2]
@@ -53,7 +54,12 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
             running[0] -= never_started
             if running[0] <= 0:
                 finished.set()
-        finished.wait()
+        while True:
+            try:
+                finished.wait()
+                return
+            except KeyboardInterrupt:            # a second Ctrl-C while the tasks end (or `timeout`'s
+                interrupt()                      # SIGTERM, sent twice): they end in moments anyway
 
     # an Event, not Thread.join: an interrupted join may report a live thread as ended
     started = 0

@@ -1,7 +1,9 @@
 """catena._interrupt.run_interruptibly: the thread-and-Ctrl-C loop of MCTS.search and
 solve (tests/test_interrupt.py sends real Ctrl-C to both)."""
 
+import signal
 import threading
+import time
 
 import pytest
 
@@ -51,6 +53,37 @@ def test_ctrl_c_stops_the_tasks_and_returns_what_they_found():
 
     assert run_interruptibly([work.task("a"), work.task("b")], work.stop.set, poll, 0.01) == ["a", "b"]
     assert work.stop.is_set() and work.running == 0
+
+
+def test_a_second_ctrl_c_while_the_tasks_end_still_returns_what_they_found():
+    """``timeout`` sends SIGTERM to the process and to its group, which catena turns into two
+    Ctrl-C in a row: the second one, arriving while the stopped tasks end, must not cut the
+    wait short (a solve would then lose its checkpoint)."""
+    work = Work()
+    finishing = threading.Event()
+
+    def slow_task():
+        work.stop.wait(10)
+        finishing.set()
+        time.sleep(0.3)                          # ends a little after being told to stop
+        return "slow"
+
+    def poll():
+        raise KeyboardInterrupt
+
+    def second_ctrl_c():
+        finishing.wait(10)
+        signal.raise_signal(signal.SIGINT)        # the main thread is waiting in stop() now
+
+    sender = threading.Thread(target=second_ctrl_c)
+    sender.start()
+    try:
+        results = run_interruptibly([slow_task, work.task("b")], work.stop.set, poll, 0.01)
+    except KeyboardInterrupt:
+        pytest.fail("the second Ctrl-C escaped while the stopped tasks were ending")
+    finally:
+        sender.join()
+    assert results == ["slow", "b"]
 
 
 def test_a_failing_poll_stops_the_tasks_and_is_raised():
