@@ -119,7 +119,7 @@ cdef int g_near_max = 11        # ... for nodes with at most this many legal cel
 cdef int g_huge_pages = 1       # ask for huge pages for the table
 cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1
                                 # searches least)
-cdef int g_seed_mode = 0         # 1: history seeded centre first; 2: the root alone ordered so
+cdef int g_seed_mode = 0        # 1: history seeded centre first; 2: the root alone ordered so
                                 # (measured: both cost nodes on side-4 positions, docs/side4.md)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
@@ -715,9 +715,9 @@ cdef inline int _centrality(const Geometry* geo, int move) noexcept nogil:
 
 
 cdef void _seed_history(int64_t* history, const Geometry* geo) noexcept nogil:
-    """Start the move order from the centre out (the button and the edge last) before any cutoff
-    has been scored.  The root is ordered once per null window, so its first move holds the main
-    thread for the whole window: in cell order that was a corner (docs/side4.md)."""
+    """With ``seed_mode`` 1, start the move order from the centre out (the button and the edge
+    last) before any cutoff has been scored, where cell order starts in a corner.  Measured and
+    off: on side-4 positions the corner-first order needed fewer nodes (docs/side4.md)."""
     cdef int c, side
     if g_seed_mode != 1:
         return
