@@ -1,17 +1,16 @@
 """One null window on the empty side-4 board, logged as it goes (docs/side4.md's long runs).
 
     python bench/side4_window.py --checkpoint FILE [--window LO HI] [--tt-mb 4096]
-                                 [--threads 2] [--centre-first] [--split-ply 0]
+                                 [--threads 2] [--split-ply 0]
 
 Asks ``catena.solve(window=(LO, HI))`` on the empty side-4 board (game type komi, standard
 scoring) and prints a line each time the search's focus changes (or once a minute): wall
 seconds, nodes, the proven bounds and the focus (the null window and the main thread's
 line near the root, see catena.SolveFocus), so the log shows how long each reply near the
-root took.  ``--centre-first`` tries the root's moves from the centre out (cell order
-starts in a corner); ``--split-ply 0`` keeps the helper threads on the main thread's root
-move instead of giving them other root moves (both through ``catena._solver._configure``:
-settings for measurements, not the solver's defaults).  Ctrl-C or SIGTERM stops it and
-saves the checkpoint; the same command resumes.  Run with PYTHONPATH set to the build.
+root took.  ``--split-ply 0`` keeps the helper threads on the main thread's root move
+instead of giving them other root moves (through ``catena._solver._configure``: a setting
+for measurements, not the solver's default).  Ctrl-C or SIGTERM stops it and saves the
+checkpoint; the same command resumes.  Run with PYTHONPATH set to the build.
 """
 
 import argparse
@@ -27,10 +26,9 @@ def main() -> None:
     parser.add_argument("--window", nargs=2, type=float, default=(0, 0), metavar=("LO", "HI"))
     parser.add_argument("--tt-mb", type=float, default=4096)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--centre-first", action="store_true")
     parser.add_argument("--split-ply", type=int, default=None)
     args = parser.parse_args()
-    _solver._configure(seed_mode=2 if args.centre_first else 0, split_ply=args.split_ply)
+    _solver._configure(split_ply=args.split_ply)
     last = {"text": None, "seconds": 0.0}
 
     def progress(nodes, seconds, lower, upper, focus):

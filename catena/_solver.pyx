@@ -119,8 +119,6 @@ cdef int g_near_max = 11        # ... for nodes with at most this many legal cel
 cdef int g_huge_pages = 1       # ask for huge pages for the table
 cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1
                                 # searches least)
-cdef int g_seed_mode = 0        # 1: history seeded centre first; 2: the root alone ordered so
-                                # (measured: both cost nodes on side-4 positions, docs/side4.md)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
 
@@ -543,7 +541,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
     cdef uint64_t child
     _order(s, p, moves, n, first)
-    if ply == 0 and g_seed_mode == 2:
+    if ply == 0 and p.h.nblack_stones + p.h.nwhite_stones < sh.sym_stones:
         _order_root(s, p, moves, n, 0 if first == NO_MOVE or n == 0 or moves[0] != first else 1)
     if defer and s.id and ply < g_split_ply and n > 2:
         _rotate(moves + 1, n - 1, (s.id * (n - 1)) // sh.nthreads)
@@ -706,37 +704,37 @@ cdef int _value_of(Solver* s, PosState* p, int guess) noexcept nogil:
     return lower
 
 
-cdef inline int _centrality(const Geometry* geo, int move) noexcept nogil:
-    """1 on the edge up to the side at the centre; 0 for the button."""
-    if move >= geo.ncells:
-        return 0
-    cdef int dc = geo.column[move] - geo.size, dr = geo.row[move] - geo.size
-    return geo.size - max(abs(dc), abs(dr), abs(dc - dr))
-
-
-cdef void _seed_history(int64_t* history, const Geometry* geo) noexcept nogil:
-    """With ``seed_mode`` 1, start the move order from the centre out (the button and the edge
-    last) before any cutoff has been scored, where cell order starts in a corner.  Measured and
-    off: on side-4 positions the corner-first order needed fewer nodes (docs/side4.md)."""
-    cdef int c, side
-    if g_seed_mode != 1:
-        return
-    for side in range(BLACK, WHITE + 1):
-        for c in range(geo.ncells + 1):
-            history[side * MAX_MOVES + c] = _centrality(geo, c)
+cdef int _symmetries_kept(const PosState* p) noexcept nogil:
+    """How many of the board's symmetries map ``p``'s stones onto themselves (1: none but
+    the identity)."""
+    cdef uint64_t keys[NUM_SYMMETRIES]
+    cdef int k, kept = 0
+    placed_solver_keys(p, NUM_SYMMETRIES, keys)
+    for k in range(NUM_SYMMETRIES):
+        kept += keys[k] == keys[0]
+    return kept
 
 
 cdef void _order_root(Solver* s, PosState* p, uint16_t* moves, int n, int start) noexcept nogil:
-    """Re-sort the root's moves from ``start`` (after the table move) by history, ties from the
-    centre out."""
-    cdef int i, j
-    cdef int64_t* hist = s.history + p.h.to_move * MAX_MOVES
-    cdef uint16_t m
+    """Near the opening, re-sort the root's moves from ``start`` (after the table move) so that
+    those whose position keeps the most symmetries come first, the rest as they were.  Such a
+    position has the fewest distinct replies (the centre of the empty board: 6 up to symmetry,
+    a corner 20), and the root's first move holds the main thread for a whole null window
+    (docs/side4.md)."""
+    cdef int kept[MAX_MOVES]
+    cdef int i, j, m
+    cdef Undo undo
+    for i in range(start, n):
+        m = moves[i]
+        kept[m] = 1
+        if m != p.ncells:
+            make_move_solver_key_only(p, m, &undo, s.cells[0])
+            kept[m] = _symmetries_kept(p)
+            unmake_move(p, &undo, s.cells[0])
     for i in range(start + 1, n):
         m = moves[i]
         j = i - 1
-        while j >= start and (hist[moves[j]] < hist[m] or (
-                hist[moves[j]] == hist[m] and _centrality(p.geo, moves[j]) < _centrality(p.geo, m))):
+        while j >= start and kept[moves[j]] < kept[m]:
             moves[j + 1] = moves[j]
             j -= 1
         moves[j + 1] = m
@@ -761,7 +759,6 @@ cdef Solver* _solver_new(Shared* sh, const PosState* root) noexcept nogil:
         free(s)
         return NULL
     pos_copy(s.root, root)
-    _seed_history(s.history, root.geo)
     return s
 
 
@@ -991,17 +988,15 @@ cdef class _Run:
 
 
 def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
-               near_max=None, near_mb=None, split_ply=None, seed_mode=None):
+               near_max=None, near_mb=None, split_ply=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
     global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
-    global g_near_mb, g_seed_mode
+    global g_near_mb
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
                margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
-               near_mb=g_near_mb, split_ply=g_split_ply, seed_mode=g_seed_mode)
+               near_mb=g_near_mb, split_ply=g_split_ply)
     if split_ply is not None:
         g_split_ply = int(split_ply)
-    if seed_mode is not None:
-        g_seed_mode = int(seed_mode)
     if near_max is not None:
         g_near_max = int(near_max)
     if near_mb is not None:
@@ -1413,8 +1408,6 @@ cdef class TableSolver:
                 raise RuntimeError(f"a solver sharing this table is solving another game ({home.game}); "
                                    f"this position's game is {game}")
             self._empty(&self.sh.table)
-        if home.game != game:
-            _seed_history(home.s.history, pos._st.geo)
         home.game = game
         if self.near_game != game:          # each solver's near-leaf table is its own
             self._empty(&self.sh.near)

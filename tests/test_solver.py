@@ -472,6 +472,20 @@ def test_progress_focus_names_the_null_window_and_the_line_being_searched(thread
     assert lines >= 1
 
 
+@pytest.mark.parametrize("size, centre", [(4, "D4"), (5, "E5")])
+def test_the_empty_board_is_searched_from_the_centre_the_move_that_keeps_every_symmetry(size, centre):
+    """The root's first move holds the main thread for a whole null window; near the opening the
+    moves whose position keeps the most symmetries go first (fewest distinct replies)."""
+    firsts = set()
+
+    def progress(nodes, seconds, lower, upper, focus):
+        if focus.line:
+            firsts.add(str(focus.line[0][0]))
+
+    catena.solve(Position(size=size), max_seconds=0.6, tt_mb=TT_MB, threads=1, progress=progress)
+    assert firsts == {centre}
+
+
 def test_progress_callback_longest_bounds():
     """Under longest ribbon, progress bounds are None or -1/0/+1."""
     calls = []
@@ -491,8 +505,10 @@ def test_bounds_after_a_stop_hold(game_type, scoring, solver_threads):
     full = catena.solve(pos, tt_mb=TT_MB)
     value = solved_value(full, scoring)
     proven = 0
+    # the last null window can be most of the work (double/longest: 97%), so limits near the end too;
+    # the limit is checked every 1024 nodes
     for max_nodes in (1, 1000, 5000, full.nodes // 8, full.nodes // 4, full.nodes // 2,
-                      (3 * full.nodes) // 4, full.nodes - 2048):
+                      (3 * full.nodes) // 4, full.nodes - 2048, full.nodes - 1100):
         result = catena.solve(pos, max_nodes=max_nodes, tt_mb=TT_MB)
         if result.solved:           # a limit above the nodes the search needs
             assert solved_value(result, scoring) == value
