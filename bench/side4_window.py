@@ -1,16 +1,16 @@
 """One null window on the empty side-4 board, logged as it goes (docs/side4.md's long runs).
 
     python bench/side4_window.py --checkpoint FILE [--window LO HI] [--tt-mb 4096]
-                                 [--threads 2] [--split-ply 0]
+                                 [--threads 2] [--split-ply 1]
 
 Asks ``catena.solve(window=(LO, HI))`` on the empty side-4 board (game type komi, standard
 scoring) and prints a line each time the search's focus changes (or once a minute): wall
 seconds, nodes, the proven bounds and the focus (the null window and the main thread's
 line near the root, see catena.SolveFocus), so the log shows how long each reply near the
-root took.  ``--split-ply 0`` keeps the helper threads on the main thread's root move
-instead of giving them other root moves (through ``catena._solver._configure``: a setting
-for measurements, not the solver's default).  Ctrl-C or SIGTERM stops it and saves the
-checkpoint; the same command resumes.  Run with PYTHONPATH set to the build.
+root took.  ``--split-ply 1`` gives the helper threads other root moves than the main
+thread's (``catena._solver._configure``, for measurements; the default keeps them on its
+move).  Ctrl-C or SIGTERM stops it and saves the checkpoint; the same command resumes.  Run
+with PYTHONPATH set to the build.
 """
 
 import argparse

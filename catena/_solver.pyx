@@ -117,8 +117,9 @@ cdef int g_abdada_min = 12      # nodes with at least this many legal cells defe
 cdef int g_near_mb = 16         # tables above 64 MB get a near-leaf table of this size ...
 cdef int g_near_max = 11        # ... for nodes with at most this many legal cells (measured: 8 and 11 alike)
 cdef int g_huge_pages = 1       # ask for huge pages for the table
-cdef int g_split_ply = 1        # helper threads rotate the move order above this ply (measured: 1
-                                # searches least)
+cdef int g_split_ply = 0        # helper threads rotate the move order above this ply (measured: 0
+                                # and 1 alike on side-4 positions; 0 keeps them on the root's first
+                                # move, which a null window on the empty board needs, docs/side4.md)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
 
 
