@@ -437,24 +437,29 @@ cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) 
 # ---------------------------------------------------------------------------
 # The search
 
-cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
-    """Table move first, then by history score (insertion sort: lists are short)."""
+cdef inline void _sort_by(uint16_t* moves, int n, int start, const int64_t* score) noexcept nogil:
+    """Sort ``moves[start:n]`` by ``score``, highest first, ties kept in order (insertion sort:
+    lists are short)."""
     cdef int i, j
-    cdef int64_t* hist = s.history + p.h.to_move * MAX_MOVES
     cdef uint16_t m
+    for i in range(start + 1, n):
+        m = moves[i]
+        j = i - 1
+        while j >= start and score[moves[j]] < score[m]:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = m
+
+
+cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
+    """Table move first, then by history score."""
+    cdef int i
     for i in range(n):
         if moves[i] == first:
             moves[i] = moves[0]
             moves[0] = first
             break
-    cdef int start = 1 if n and moves[0] == first else 0
-    for i in range(start + 1, n):
-        m = moves[i]
-        j = i - 1
-        while j >= start and hist[moves[j]] < hist[m]:
-            moves[j + 1] = moves[j]
-            j -= 1
-        moves[j + 1] = m
+    _sort_by(moves, n, 1 if n and moves[0] == first else 0, s.history + p.h.to_move * MAX_MOVES)
 
 
 cdef void _rotate(uint16_t* moves, int n, int k) noexcept nogil:
@@ -722,8 +727,8 @@ cdef void _order_root(Solver* s, PosState* p, uint16_t* moves, int n, int start)
     position has the fewest distinct replies (the centre of the empty board: 6 up to symmetry,
     a corner 20), and the root's first move holds the main thread for a whole null window
     (docs/side4.md)."""
-    cdef int kept[MAX_MOVES]
-    cdef int i, j, m
+    cdef int64_t kept[MAX_MOVES]
+    cdef int i, m
     cdef Undo undo
     for i in range(start, n):
         m = moves[i]
@@ -732,13 +737,7 @@ cdef void _order_root(Solver* s, PosState* p, uint16_t* moves, int n, int start)
             make_move_solver_key_only(p, m, &undo, s.cells[0])
             kept[m] = _symmetries_kept(p)
             unmake_move(p, &undo, s.cells[0])
-    for i in range(start + 1, n):
-        m = moves[i]
-        j = i - 1
-        while j >= start and kept[moves[j]] < kept[m]:
-            moves[j + 1] = moves[j]
-            j -= 1
-        moves[j + 1] = m
+    _sort_by(moves, n, start, kept)
 
 
 cdef Solver* _solver_alloc(Shared* sh) noexcept nogil:
