@@ -451,15 +451,17 @@ cdef inline void _sort_by(uint16_t* moves, int n, int start, const int64_t* scor
         moves[j + 1] = m
 
 
-cdef void _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
-    """Table move first, then by history score."""
+cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
+    """Table move first, then by history score; where the moves after the table move start."""
     cdef int i
     for i in range(n):
         if moves[i] == first:
             moves[i] = moves[0]
             moves[0] = first
             break
-    _sort_by(moves, n, 1 if n and moves[0] == first else 0, s.history + p.h.to_move * MAX_MOVES)
+    cdef int start = 1 if n and moves[0] == first else 0
+    _sort_by(moves, n, start, s.history + p.h.to_move * MAX_MOVES)
+    return start
 
 
 cdef void _rotate(uint16_t* moves, int n, int k) noexcept nogil:
@@ -546,9 +548,9 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
     cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
     cdef uint64_t child
-    _order(s, p, moves, n, first)
+    cdef int start = _order(s, p, moves, n, first)
     if ply == 0 and p.h.nblack_stones + p.h.nwhite_stones < sh.sym_stones:
-        _order_root(s, p, moves, n, 0 if first == NO_MOVE or n == 0 or moves[0] != first else 1)
+        _order_root(s, p, moves, n, start)
     if defer and s.id and ply < g_split_ply and n > 2:
         _rotate(moves + 1, n - 1, (s.id * (n - 1)) // sh.nthreads)
     cdef bint maximising = p.h.to_move == BLACK
