@@ -1183,12 +1183,13 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     if checkpoint is not None:
         save()
     seconds = time.perf_counter() - start
+    nodes = run.nodes          # every thread's: the line below is walked on the main thread alone
     lower, upper = run.bounds
     if not run.done or lower < upper:
         stopped_by = run.stop if not run.done else "window"
-        return _solve_result(lower, upper, longest, run.nodes, seconds, stopped_by)
+        return _solve_result(lower, upper, longest, nodes, seconds, stopped_by)
     pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
-    return _solve_result(lower, upper, longest, run.nodes, seconds, None, pv)
+    return _solve_result(lower, upper, longest, nodes, seconds, None, pv)
 
 
 def _accepts_focus(progress):

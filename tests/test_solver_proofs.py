@@ -102,6 +102,17 @@ def test_value_does_not_depend_on_the_threads(values, threads):
         assert len(result.pv) > 0 and result.best_move == result.pv[0]
 
 
+def test_nodes_count_every_thread():
+    """A finished solve reports every thread's nodes, as its progress reports do (it once
+    reported the main thread's alone: the walk of the line after the solve ran on one)."""
+    reported = []
+    pos = midgame(4, "komi", "standard", 0, 26)       # about 3 M nodes: a second on two cores
+    result = catena.solve(pos, tt_mb=TT_MB, threads=2,
+                          progress=lambda nodes, seconds, lower, upper: reported.append(nodes))
+    assert result.solved and reported, "the solve must run long enough for a progress report"
+    assert result.nodes >= max(reported)
+
+
 @pytest.mark.parametrize("step, parity", [(2, 1), (2, 0), (1, 0)])
 def test_null_windows_reach_far_values_in_few_steps(step, parity):
     """MTD(f)'s schedule of null windows (next_window, shared by the threads and the Ray driver):
