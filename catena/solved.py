@@ -166,8 +166,10 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
            "table keyed by the F4 solver key, MTD(f), symmetry-canonical keys near the root).",
            "Values are Black's final score minus White's under best play from the empty board of the",
            "play phase (komi 0, the button's half point included); longest-ribbon scoring gives only",
-           "the winner. Times are wall seconds on the project's 2-core machine. Side 4 is not",
-           "solved yet: [side4.md](side4.md) says how far the solver got and what it would take.", ""]
+           "the winner. Times are wall seconds on the project's 2-core machine; nodes are both",
+           "threads' (they vary from run to run with the threads' timing). Side 4 is not solved yet:",
+           "Black wins its empty board at komi 0 (game type komi, standard scoring); [side4.md](side4.md)",
+           "says how far the solver got and what the exact value would take.", ""]
     out += ["## Value of the empty board", "",
             "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
