@@ -121,6 +121,8 @@ cdef int g_split_ply = 0        # helper threads rotate the move order above thi
                                 # and 1 alike on side-4 positions; 0 keeps them on the root's first
                                 # move, which a null window on the empty board needs, docs/side4.md)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
+cdef int g_history_malus = 8    # a move tried before the cutoff loses this many times what the cutoff
+                                # move gains (measured from 1/8 to 256 times: 8 best, docs/side4.md)
 
 
 ctypedef struct Entry:
@@ -451,6 +453,18 @@ cdef inline void _sort_by(uint16_t* moves, int n, int start, const int64_t* scor
         moves[j + 1] = m
 
 
+cdef inline void _score_cutoff(int64_t* history, const uint16_t* moves, int tried, int cut,
+                               int n) noexcept nogil:
+    """History scores after ``cut`` refuted the node: it gains n^2, and each of the ``tried``
+    moves searched before it, which did not, loses g_history_malus times that, so a move that
+    cuts in some positions and fails in many sinks below one that rarely fails."""
+    cdef int j
+    cdef int64_t bonus = <int64_t>n * n
+    history[cut] += bonus
+    for j in range(tried):
+        history[moves[j]] -= g_history_malus * bonus
+
+
 cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
     """Table move first, then by history score; where the moves after the table move start."""
     cdef int i
@@ -591,7 +605,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
                 if v < b:
                     b = v
         if a >= b:
-            s.history[p.h.to_move * MAX_MOVES + m] += n * n
+            _score_cutoff(s.history + p.h.to_move * MAX_MOVES, moves, i if i < n else n, m, n)
             break
         i += 1
     if use_table:
@@ -989,15 +1003,17 @@ cdef class _Run:
 
 
 def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
-               near_max=None, near_mb=None, split_ply=None):
+               near_max=None, near_mb=None, split_ply=None, history_malus=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
     global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
-    global g_near_mb
+    global g_near_mb, g_history_malus
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
                margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
-               near_mb=g_near_mb, split_ply=g_split_ply)
+               near_mb=g_near_mb, split_ply=g_split_ply, history_malus=g_history_malus)
     if split_ply is not None:
         g_split_ply = int(split_ply)
+    if history_malus is not None:
+        g_history_malus = int(history_malus)
     if near_max is not None:
         g_near_max = int(near_max)
     if near_mb is not None:

@@ -147,13 +147,13 @@ def test_tiny_shared_table_keeps_values(values):
 def test_checkpoint_saves_and_resumes(tmp_path):
     pos = Position(3)
     path = tmp_path / "side3.ckpt"
-    first = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=120_000, checkpoint=path)
+    fresh = catena.solve(pos, tt_mb=TT_MB, threads=1)
+    first = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=fresh.nodes * 2 // 3, checkpoint=path)
     assert not first.solved and path.exists()
     resumed = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=1, checkpoint=path)
     # the bounds proven before the stop come back from the file even when nothing more is searched
     assert (resumed.lower, resumed.upper) == (first.lower, first.upper)
     done = catena.solve(pos, tt_mb=TT_MB, threads=1, checkpoint=str(path))
-    fresh = catena.solve(pos, tt_mb=TT_MB, threads=1)
     assert done.solved and done.value == fresh.value == 10.5
     assert done.nodes < fresh.nodes                       # the saved entries spare work
     again = catena.solve(pos, tt_mb=TT_MB, threads=1, checkpoint=path)
@@ -208,7 +208,7 @@ def test_big_table_with_near_leaf_table(values):
 
 
 @pytest.mark.parametrize("setting", [{"small_key": True}, {"margin_bound": True}, {"probe_min": 4},
-                                     {"near_max": -1}, {"huge_pages": False}])
+                                     {"near_max": -1}, {"huge_pages": False}, {"history_malus": 0}])
 def test_switched_techniques_keep_values(values, setting):
     """The techniques measured in docs/side4.md and switched off (or on) by default stay exact."""
     old = catena._solver._configure(**setting)
