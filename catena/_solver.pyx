@@ -999,6 +999,7 @@ cdef class _Run:
                 break
             line.append(chosen)
         free(p)
+        self.sh.nthreads = self.nthreads      # the node total counts every thread again
         return line
 
 
