@@ -1,14 +1,14 @@
 """How much work an exact solve will take, so that hopeless ones are refused up front.
 
-The estimate comes from the side-4 measurements in docs/side4.md: positions with
-``k`` legal cells needed a median of about 5,500 solver nodes at k = 14, and the
-work grew about 1.93 times per extra legal cell up to k = 30.  It is an order of
-magnitude, not a promise: other board sides, game types and scorings follow the
-same trend only roughly.  Those positions came from random play, whose lopsided
-values make null windows close fast; a position of an even game takes more (the
-empty side-4 board, 37 legal cells: one null window alone needed several times
-the 2 x 10^10 nodes estimated here for the whole solve), so beyond the measured
-k = 30 the estimate is a lower bound and says so.
+The estimate comes from the side-4 measurements in docs/side4.md (``python
+bench/solver_growth.py``): positions with ``k`` legal cells needed a median of about
+2,700 solver nodes at k = 14, and the work grew about 1.85 times per extra legal cell
+up to k = 30.  It is an order of magnitude, not a promise: other board sides, game
+types and scorings follow the same trend only roughly.  Those positions came from
+random play, whose lopsided values make null windows close fast; a position of an
+even game takes more (the empty side-4 board, 37 legal cells, took more than 2 x 10^10 nodes
+against the 4 x 10^9 estimated here), so beyond the measured k = 30 the estimate is
+a lower bound and says so.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from catena.errors import TooMuchWorkError
 if TYPE_CHECKING:
     from catena._position import Position
 
-NODES_AT_14 = 5_500          # median solver nodes at 14 legal cells (docs/side4.md)
-GROWTH = 1.93                # work factor per extra legal cell
+NODES_AT_14 = 2_700          # median solver nodes at 14 legal cells (docs/side4.md)
+GROWTH = 1.85                # work factor per extra legal cell
 NODES_PER_SECOND = 3e6       # solver speed on small boards (README benchmark table)
 REFUSE_SECONDS = 600.0       # without a limit, refuse a solve estimated to run longer
 
@@ -37,7 +37,7 @@ def solve_nodes(pos: Position) -> float:
 
     >>> import catena
     >>> _power(solve_nodes(catena.Position(size=4)))
-    '2 x 10^10'
+    '4 x 10^9'
     """
     return NODES_AT_14 * GROWTH ** (legal_cells(pos) - 14)
 

@@ -52,5 +52,5 @@ class TooMuchWorkError(CatenaError):
     >>> catena.solve(catena.Position(size=5))
     Traceback (most recent call last):
       ...
-    catena.errors.TooMuchWorkError: solving this position exactly would take at least of the order of 10^17 nodes, more than 1532 years at 3 million nodes a second (61 legal cells; the work grows about 1.9 times per legal cell, faster in an even game, docs/side4.md): give max_seconds or max_nodes to search with a limit and get proven bounds
+    catena.errors.TooMuchWorkError: solving this position exactly would take at least of the order of 10^16 nodes, more than 103 years at 3 million nodes a second (61 legal cells; the work grows about 1.9 times per legal cell, faster in an even game, docs/side4.md): give max_seconds or max_nodes to search with a limit and get proven bounds
     """  # noqa: E501 (a doctest shows the whole message)
