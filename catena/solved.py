@@ -168,8 +168,8 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
            "play phase (komi 0, the button's half point included); longest-ribbon scoring gives only",
            "the winner. Times are wall seconds on the project's 2-core machine; nodes are both",
            "threads' (they vary from run to run with the threads' timing). Side 4 is not solved yet:",
-           "Black wins its empty board at komi 0 (game type komi, standard scoring); [side4.md](side4.md)",
-           "says how far the solver got and what the exact value would take.", ""]
+           "its empty board (game type komi, standard scoring) is worth +7.5 to +10.5 to Black;",
+           "[side4.md](side4.md) says how far the solver got and what the exact value would take.", ""]
     out += ["## Value of the empty board", "",
             "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
