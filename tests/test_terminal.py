@@ -79,13 +79,26 @@ def spawn(args, cwd):
                          encoding="utf-8", timeout=60)
 
 
+def interrupt_until(child, text, tries=10):
+    """Ctrl-C until ``text`` appears.  CPython's readline misses a signal that arrives after it
+    prints the prompt and before it waits for a key (seen once in a loaded full run), so a
+    second Ctrl-C may be needed, as a person would press it again."""
+    for _ in range(tries):
+        child.sendintr()
+        try:
+            child.expect_exact(text, timeout=5)
+            return
+        except pexpect.TIMEOUT:
+            continue
+    raise AssertionError(f"{text!r} not shown after {tries} Ctrl-C: {child.before!r}")
+
+
 def test_ctrl_c_at_the_prompt_saves_the_game_and_exits_0(tmp_path):
     child = spawn(["--size", "3", "--iterations", "200", "--seed", "2", "--save", "g.catena"], tmp_path)
     child.expect_exact("Choose the komi")
     child.sendline("4")
     child.expect_exact("Your move")
-    child.sendintr()                                              # Ctrl-C
-    child.expect_exact("saved the game to g.catena")
+    interrupt_until(child, "saved the game to g.catena")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, child.before
