@@ -23,18 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import catena  # noqa: E402
 from catena import distributed  # noqa: E402
 
-from solver_side4 import position_moves  # noqa: E402  (bench/: the script's folder is on the path)
-
-
-def position(game_type, scoring, cells, seed):
-    """The side-4 position of bench/solver_side4.py's seeded random play with ``cells`` legal
-    cells, from the first seed at or after ``seed`` whose game has them: (position, seed)."""
-    while (moves := position_moves(game_type, scoring, cells, seed)) is None:
-        seed += 1
-    pos = catena.Position(4, game_type, scoring, 0)
-    for move in moves:
-        pos.push(move)
-    return pos, seed
+from solver_side4 import position  # noqa: E402  (bench/: the script's folder is on the path)
 
 
 def main():

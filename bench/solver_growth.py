@@ -15,7 +15,7 @@ import time
 
 import catena
 
-from solver_side4 import position_moves
+from solver_side4 import position
 
 
 def main():
@@ -29,15 +29,10 @@ def main():
     print("| --- | --- | --- | --- | --- |")
     medians = []
     for cells in args.cells:
-        nodes, seconds, seed = [], [], 0
+        nodes, seconds, seed = [], [], 1000 * cells
         while len(nodes) < args.per:
-            moves = position_moves("komi", "standard", cells, 1000 * cells + seed)
+            pos, seed = position("komi", "standard", cells, seed)
             seed += 1
-            if moves is None:
-                continue
-            pos = catena.Position(4, "komi", "standard", 0)
-            for move in moves:
-                pos.push(move)
             start = time.perf_counter()
             result = catena.solve(pos, tt_mb=args.tt_mb, threads=args.threads)
             seconds.append(time.perf_counter() - start)

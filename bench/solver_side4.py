@@ -42,6 +42,18 @@ def position_moves(game_type, scoring, cells, seed):
     return None
 
 
+def position(game_type, scoring, cells, seed):
+    """The side-4 position of that seeded random play with ``cells`` legal cells, from the first
+    seed at or after ``seed`` whose game has them: (position, seed)."""
+    import catena
+    while (moves := position_moves(game_type, scoring, cells, seed)) is None:
+        seed += 1
+    pos = catena.Position(4, game_type, scoring, 0)
+    for move in moves:
+        pos.push(move)
+    return pos, seed
+
+
 def positions(cell_counts, per):
     """(label, game_type, scoring, moves) for every variant, legal-cell count and seed."""
     out = []
