@@ -1,10 +1,12 @@
 """Wall-time speed-up of catena.distributed.solve with 2 workers against 1, on a local Ray.
 
-    python bench/distributed_speedup.py [--cells 28 30] [--per 2] [--tt-mb 256] [--depth D] [--repeat N] [--check]
+    python bench/distributed_speedup.py [--cells 28 30] [--per 2] [--tt-mb 256] [--depth D] [--threads K]
+                                        [--repeat N] [--check] [--only SEED ...]
 
 Positions come from seeded random play on side 4 until ``k`` legal cells remain (the method of
 bench/solver_side4.py, komi game, standard and square scoring).  Each is solved with 1 worker,
-then with 2 (a fresh Ray of 2 CPUs for the whole run, the worker tables fresh for each solve);
+then with 2 (a fresh Ray of 2 CPUs for the whole run, the worker tables fresh for each solve;
+``--threads 2``: the two workers search one unit together, default a unit each);
 the values must agree (``--check`` also compares catena.solve's).  Wall times on the 2-core machine
 vary by 20-40% between runs of one solve: ``--repeat N`` runs both N times, alternating, and
 compares the medians.  Prints a Markdown table (docs/distributed.md) and the unit counts and times
@@ -35,6 +37,8 @@ def main():
     parser.add_argument("--depth", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=1, help="solves of each kind per position (medians compared)")
     parser.add_argument("--check", action="store_true", help="also solve with catena.solve and compare")
+    parser.add_argument("--threads", type=int, default=1, help="search threads a unit (2: both workers on one)")
+    parser.add_argument("--only", type=int, nargs="+", default=None, help="solve only the positions of these seeds")
     args = parser.parse_args()
     import ray
 
@@ -48,13 +52,15 @@ def main():
                 pos, seed = position("komi", scoring, cells, seed)
                 label = f"komi/{scoring}/{cells}@{seed}"
                 seed += 1
+                if args.only is not None and seed - 1 not in args.only:
+                    continue
                 runs = {1: [], 2: []}
                 for _ in range(args.repeat):
                     for workers in (1, 2):
                         stats = {}
                         start = time.perf_counter()
                         result = distributed.solve(pos, workers=workers, tt_mb=args.tt_mb, depth=args.depth,
-                                                   stats=stats)
+                                                   threads=args.threads, stats=stats)
                         runs[workers].append((result, time.perf_counter() - start, stats))
                 results = [result for kind in runs.values() for result, _, _ in kind]
                 assert all(r.solved and r.lower == results[0].lower for r in results), label

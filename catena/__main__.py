@@ -245,7 +245,7 @@ def _solve_ray(args, pos) -> int:
         result = distributed.solve(pos, address=args.ray or None, workers=args.workers, checkpoint=args.checkpoint,
                                    window=None if args.window is None else tuple(args.window), guess=args.guess,
                                    depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.max_seconds,
-                                   progress=progress)
+                                   threads=1 if args.threads is None else args.threads, progress=progress)
     return _print_solved(result)
 
 
@@ -429,7 +429,8 @@ def main(argv=None) -> int:
                             "limit (or a checkpoint), positions estimated at more than ten minutes are refused")
     solve.add_argument("--tt-mb", type=int, default=64,
                        help="transposition table size in MB (default 64; with --ray, MB a worker)")
-    solve.add_argument("--threads", type=int, default=None, help="search threads (default: all cores)")
+    solve.add_argument("--threads", type=int, default=None,
+                       help="search threads (default: all cores; with --ray, threads a work unit, default 1)")
     solve.add_argument("--checkpoint", default=None,
                        help="save proven results to this file as the search goes; resume from it if it exists")
     solve.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
@@ -438,7 +439,7 @@ def main(argv=None) -> int:
     _ray_arguments(solve)
     solve.add_argument("--unit-depth", type=int, default=None,
                        help="with --ray: split the tree into work units this many moves deep (default: "
-                            "8 units a worker)")
+                            "8 units a searcher)")
     analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
     common(analysis)
     analysis.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")

@@ -51,6 +51,7 @@ import inspect
 import json
 import math
 import os
+import threading
 import time
 
 from catena.effort import check_solvable
@@ -1334,7 +1335,7 @@ cdef Position _position(object pos):
 
 
 cdef class TableSolver:
-    """One thread's exact solver that keeps its transposition table between solves.
+    """An exact solver that keeps its transposition table between solves.
 
     A worker of :mod:`catena.distributed` holds one and solves many positions of
     one game with it: what a search stored (bounds on the future margin, F4) is
@@ -1345,6 +1346,11 @@ cdef class TableSolver:
     ribbon), +-``UNBOUNDED`` where nothing is proven.  One solve at a time: a
     second thread calling in raises RuntimeError; ``interrupt()`` from another
     thread stops the running solve.
+
+    ``threads`` search each position together in the one table, as the threads
+    of :func:`catena.solve` do (ABDADA: a thread defers a child another one is
+    searching); the machine's actor in :mod:`catena.distributed` gives its
+    units all its cores this way.
 
     ``share=other`` makes a solver that uses ``other``'s tables instead of its
     own (``tt_mb`` is then unused): one per thread, they solve at the same time
@@ -1374,24 +1380,32 @@ cdef class TableSolver:
     cdef int users                 # (on the tables' owner) solves running on them
     cdef TableSolver owner         # the solver whose tables this one uses; None: its own
     cdef bint busy
+    cdef readonly int threads
+    cdef bint started[MAX_THREADS]  # which threads of the running solve have begun (see _work)
 
-    def __cinit__(self, tt_mb=64, share=None):
+    def __cinit__(self, tt_mb=64, share=None, threads=1):
         tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
         if share is not None and not isinstance(share, TableSolver):
             raise TypeError(f"share must be a TableSolver, not {type(share).__name__}")
+        self.threads = integer(threads, "threads", 1, MAX_THREADS)
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
-        self.s = _solver_alloc(self.sh)
-        if self.s == NULL:
-            raise MemoryError()
-        self.sh.workers[0] = self.s
-        self.sh.nthreads = 1
+        for i in range(self.threads):
+            self.sh.workers[i] = _solver_alloc(self.sh)
+            if self.sh.workers[i] == NULL:
+                raise MemoryError()
+            self.sh.nthreads = i + 1                   # what __dealloc__ frees
+            (<Solver*>self.sh.workers[i]).id = i
+        self.s = <Solver*>self.sh.workers[0]
         if share is not None:
             self.owner = (<TableSolver>share)._home()
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
             self.s.history = self.owner.s.history      # each learns from every unit (lost updates harmless)
+        for i in range(1, self.threads):               # one set of history scores, as in catena.solve
+            (<Solver*>self.sh.workers[i]).history = self.s.history
+        if share is not None:
             if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
                 raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
             return
@@ -1405,13 +1419,13 @@ cdef class TableSolver:
         return self if self.owner is None else self.owner
 
     def __dealloc__(self):
-        if self.sh != NULL:
-            _table_free(&self.sh.table)
-            _table_free(&self.sh.near)
+        if self.sh == NULL:
+            return
+        _table_free(&self.sh.table)
+        _table_free(&self.sh.near)
+        for i in range(self.sh.nthreads):
+            _solver_free(<Solver*>self.sh.workers[i])
         free(self.sh)
-        if self.s != NULL:
-            free(self.s.root)
-            free(self.s)
 
     cdef int _enter(self, object position) except -1:
         """Take the solver for one call on ``position``: a private copy of it, keys refreshed."""
@@ -1431,21 +1445,24 @@ cdef class TableSolver:
         if self.near_game != game:          # each solver's near-leaf table is its own
             self._empty(&self.sh.near)
             self.near_game = game
-        if self.s.root == NULL or self.s.root.ncells != pos._st.ncells:
-            free(self.s.root)
-            self.s.root = pos_alloc(pos._st.ncells)
-            if self.s.root == NULL:
-                raise MemoryError()
-        pos_copy(self.s.root, pos._st)
-        fresh_solver_key(self.s.root, &self.s.root.h)
+        cdef Solver* w
+        for i in range(self.threads):           # each thread's own copy of the root
+            w = <Solver*>self.sh.workers[i]
+            if w.root == NULL or w.root.ncells != pos._st.ncells:
+                free(w.root)
+                w.root = pos_alloc(pos._st.ncells)
+                if w.root == NULL:
+                    raise MemoryError()
+            pos_copy(w.root, pos._st)
+            fresh_solver_key(w.root, &w.root.h)
+            w.epoch = self.sh.epoch             # searches halt when the epoch moves on
+            w.nodes = 0
         _shared_setup(self.sh, self.s.root, self.s.root.ncells // 3)
         if self.sh.near.entries != NULL:
             self.sh.near_max = g_near_max
         self.sh.max_nodes = -1
         self.sh.deadline = 0
         self.sh.stop = STOP_NONE
-        self.s.epoch = self.sh.epoch          # searches halt when the epoch moves on
-        self.s.nodes = 0
         self.busy = True
         home.users += 1
         return 0
@@ -1483,12 +1500,30 @@ cdef class TableSolver:
             self.sh.win_hi = hi
             self.sh.guess = g
             self.sh.max_nodes = limit
-            with nogil:
-                _thread_mtdf(self.s)
+            memset(self.started, 0, sizeof(self.started))
+            helpers = [threading.Thread(target=self._work, args=(i,)) for i in range(1, self.threads)]
+            for helper in helpers:
+                helper.start()
+            try:
+                self._work(0)
+            finally:
+                if self.sh.stop == STOP_NONE and not _answered(self.sh):   # thread 0 failed to start
+                    catena_store(&self.sh.stop, STOP_INTERRUPT)
+                for helper in helpers:
+                    helper.join()
         finally:
             self._leave()
         stopped = (None, "nodes", "seconds", "interrupt")[self.sh.stop]
-        return self.sh.lower, self.sh.upper, self.s.nodes, stopped
+        return self.sh.lower, self.sh.upper, _total_nodes(self.sh), stopped
+
+    def _work(self, int thread):
+        """One thread's MTD(f) of the running solve (each thread once, only inside solve())."""
+        if not self.busy or not 0 <= thread < self.threads or self.started[thread]:
+            raise RuntimeError("TableSolver._work runs once a thread, inside solve()")
+        self.started[thread] = True
+        cdef Solver* s = <Solver*>self.sh.workers[thread]
+        with nogil:
+            _thread_mtdf(s)
 
     def principal_variation(self, pos, int value):
         """Moves (action ids) of best play from ``pos`` to the end, given its proven ``value``."""

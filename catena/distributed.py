@@ -2,16 +2,17 @@
 
 :func:`solve` splits the game tree at a fixed depth into *work units*, the
 positions there made canonical over the board's symmetries (transpositions
-and mirror images become one unit).  Each machine runs one Ray actor holding
-one :class:`catena._solver.TableSolver` per worker placed there, all sharing
-one table that stays warm between units, each searching on its own thread; a
-unit goes back to the machine that searched it, so a unit searched again at
-the next null window finds its own entries.  The driver runs MTD(f) over the
-top of the tree: for each null window it asks only the units still
-undecided, in the solver's move order, cancels the ones a cutoff made useless
-(``ray.cancel``), splits a long unit into its children when a worker would
-otherwise idle, keeps every bound proven on a unit, and saves them to
-``checkpoint`` so an interrupted solve resumes.  Between machines nothing but
+and mirror images become one unit).  Each machine runs one Ray actor whose
+workers are *searchers*, each solving one unit at a time on its own thread
+(or, with ``threads=k``, on ``k`` threads together as :func:`catena.solve`'s
+threads do), all in one table that stays warm between units; a unit goes back
+to the machine that searched it, so a unit searched again at the next null
+window finds its own entries.  The driver runs MTD(f) over the top of the
+tree: for each null window it asks only the units still undecided, in the
+solver's move order, cancels the ones a cutoff made useless (``ray.cancel``),
+splits a long unit into its children when a searcher would otherwise idle,
+keeps every bound proven on a unit, and saves them to ``checkpoint`` so an
+interrupted solve resumes.  Between machines nothing but
 those bounds is shared.  docs/distributed.md has the cluster steps and
 measurements.
 
@@ -63,12 +64,12 @@ from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
 
 CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
-UNITS_PER_WORKER = 8        # the default depth is the first that gives at least this many units a worker
+UNITS_PER_SEARCHER = 8      # the default depth is the first that gives at least this many units a searcher
 NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
-SPLIT_SECONDS = 0.5         # a unit searched this long while a worker has nothing to do is split ...
+SPLIT_SECONDS = 0.5         # a unit searched this long while a searcher has nothing to do is split ...
 SPLIT_MOVES = 16            # ... unless it lies this many moves below the root
-IDLE_POLL_SECONDS = 0.05    # how often the driver looks for a unit to split while a worker idles
+IDLE_POLL_SECONDS = 0.05    # how often the driver looks for a unit to split while a searcher idles
 
 
 # ---------------------------------------------------------------------------
@@ -146,7 +147,7 @@ def _add_children(plan: WorkPlan, node: _Node, p: catena.Position, left: int) ->
 
 def _split(plan: WorkPlan, root: catena.Position, key: int) -> None:
     """Make the unit ``key`` an inner node whose children are units: while one long search is all
-    that is left to do, its children can go to several workers."""
+    that is left to do, its children can go to several searchers."""
     plan.split.add(key)
     for leaf in [node for node in plan.leaves if node.key == key]:
         p = root.copy()
@@ -156,10 +157,10 @@ def _split(plan: WorkPlan, root: catena.Position, key: int) -> None:
         _add_children(plan, leaf, p, 0)
 
 
-def _choose_depth(pos: catena.Position, workers: int) -> int:
-    """The first depth that gives every worker UNITS_PER_WORKER units (or MAX_DEPTH)."""
+def _choose_depth(pos: catena.Position, searchers: int) -> int:
+    """The first depth that gives every searcher UNITS_PER_SEARCHER units (or MAX_DEPTH)."""
     for depth in range(1, MAX_DEPTH):
-        if len(work_units(pos, depth).units) >= UNITS_PER_WORKER * workers:
+        if len(work_units(pos, depth).units) >= UNITS_PER_SEARCHER * searchers:
             return depth
     return MAX_DEPTH
 
@@ -201,18 +202,26 @@ def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[in
 # The workers
 
 
-class _UnitSolver:
-    """A Ray actor on one machine: ``slots`` TableSolvers sharing one warm table, each solving one
-    unit at a time on its own thread (asyncio, so ray.cancel stops it).  Units searched on the same
-    machine, side by side or one after the other, find each other's entries."""
+def _searchers(seats: int, threads: int) -> list[int]:
+    """The threads of each searcher of a machine with ``seats`` workers: ``threads`` each, the
+    last with what is left."""
+    threads = min(threads, seats)
+    return [threads] * (seats // threads) + ([seats % threads] if seats % threads else [])
 
-    def __init__(self, root: catena.Position, tt_mb: float, slots: int):
+
+class _UnitSolver:
+    """A Ray actor on one machine: one TableSolver a searcher (of ``threads[i]`` threads) sharing
+    one warm table, each solving one unit at a time (asyncio, so ray.cancel stops it).  Units
+    searched on the same machine, side by side or one after the other, find each other's
+    entries."""
+
+    def __init__(self, root: catena.Position, tt_mb: float, threads: list[int]):
         self.root = root
-        first = TableSolver(tt_mb=tt_mb * slots)
+        first = TableSolver(tt_mb=tt_mb * sum(threads), threads=threads[0])
         self.free: asyncio.Queue[TableSolver] = asyncio.Queue()
-        for solver in [first] + [TableSolver(share=first) for _ in range(slots - 1)]:
+        for solver in [first] + [TableSolver(share=first, threads=k) for k in threads[1:]]:
             self.free.put_nowait(solver)
-        self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=slots)
+        self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=len(threads))
 
     def _position(self, moves: tuple[int, ...]) -> catena.Position:
         pos = self.root.copy()
@@ -342,18 +351,22 @@ class _Stats:
 def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional[int] = None,
           window: Optional[tuple[float, float]] = None, checkpoint: Any = None, *,
           guess: Optional[float] = None, depth: Optional[int] = None, tt_mb: float = 256,
+          threads: int = 1,
           max_units: Optional[int] = None, max_seconds: Optional[float] = None,
           progress: Optional[Callable[[int, float, Optional[float], Optional[float]], object]] = None,
           stats: Optional[dict[str, Any]] = None) -> SolveResult:
     """Solve ``pos`` exactly on Ray workers: the same result as :func:`catena.solve`.
 
     ``address`` is a Ray cluster's (None: a local Ray on this machine's cores);
-    ``workers`` how many searches run at once (default: the cluster's CPUs);
-    the workers of one machine share one table of ``tt_mb`` MB a worker.
+    ``workers`` how many search threads run at once (default: the cluster's
+    CPUs); the workers of one machine share one table of ``tt_mb`` MB a
+    worker, each searching a unit of its own, or with ``threads=k`` ``k`` of
+    them searching one unit together (ABDADA, as :func:`catena.solve`'s
+    threads; docs/distributed.md measures both).
     ``window``, ``guess`` and ``checkpoint`` mean what they mean for
     :func:`catena.solve`; the checkpoint here holds every unit's proven bounds.
     ``depth`` is where the tree is split (default: the checkpoint's, or the
-    first depth with 8 units a worker).  ``max_units`` (null-window answers)
+    first depth with 8 units a searcher).  ``max_units`` (null-window answers)
     and ``max_seconds`` stop early with the bounds proven so far (``stopped_by``
     "units" or "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
     lower, upper)`` is called after each answer.  ``stats``, a dict, receives
@@ -372,6 +385,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
     if depth is not None:
         depth = integer(depth, "depth", 0, MAX_DEPTH)
+    threads = integer(threads, "threads", 1, 64)
     checkpoint = _checkpoint_path(checkpoint)
     if pos.is_game_over():
         return catena.solve(pos)
@@ -382,7 +396,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
             depth = saved_depth     # its units, so any number of workers resumes with every saved bound
     cluster = _Cluster(address, workers)
     try:
-        with _unit_solvers(cluster, pos, tt_mb) as (actors, machine_of):
+        with _unit_solvers(cluster, pos, tt_mb, threads) as (actors, machine_of):
             return _solve_on(cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds,
                              checkpoint, cache, progress, stats)
     finally:
@@ -403,10 +417,11 @@ def _seats(machines: list[int], workers: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float):
-    """(actors, machine_of): one _UnitSolver actor a machine holding its workers' seats (one table,
-    ``tt_mb`` a worker), and each worker's actor.  The actors are killed on the way out: left to
-    Ray's garbage collection they would hold their CPUs into the next solve, which then waits."""
+def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float, threads: int):
+    """(actors, machine_of): one _UnitSolver actor a machine holding its workers' seats as searchers
+    (one table, ``tt_mb`` a worker), and each searcher's actor.  The actors are killed on the way
+    out: left to Ray's garbage collection they would hold their CPUs into the next solve, which
+    then waits."""
     ray = cluster.ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -418,10 +433,11 @@ def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float):
     actors, machine_of = [], []
     for (node, cpus), seats in zip(nodes, _seats([cpus for _, cpus in nodes], cluster.workers)):
         if seats:
-            placed = actor_class.options(num_cpus=min(seats, cpus), max_concurrency=seats + 1,
+            searchers = _searchers(seats, threads)
+            placed = actor_class.options(num_cpus=min(seats, cpus), max_concurrency=len(searchers) + 1,
                                          scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False))
-            machine_of += [len(actors)] * seats
-            actors.append(placed.remote(pos.copy(), tt_mb, seats))
+            machine_of += [len(actors)] * len(searchers)
+            actors.append(placed.remote(pos.copy(), tt_mb, searchers))
     try:
         yield actors, machine_of
     finally:
@@ -443,7 +459,7 @@ def _second_window(beta: int, lower: int, upper: int, run: int, lo2: int, hi2: i
                    grid: tuple[int, int]) -> Optional[int]:
     """The null window MTD(f) would test after ``beta`` if ``beta``'s answer moved a bound by the
     least it can: up to the next possible value, or (testing the upper bound, or going down) to
-    the largest possible value below ``beta``.  A second worker tests it at once.  None when it
+    the largest possible value below ``beta``.  A second searcher tests it at once.  None when it
     would answer nothing."""
     step, parity = grid
     if beta == upper or run < 0:            # the answer "value < beta" expected
@@ -461,22 +477,22 @@ def _second_window(beta: int, lower: int, upper: int, run: int, lo2: int, hi2: i
 def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint,
               cache, progress, stats_out) -> SolveResult:
     ray = cluster.ray
-    workers = len(machine_of)
+    searchers = len(machine_of)
     longest = pos.scoring == "longest"
     start = time.perf_counter()
-    plan = work_units(pos, _choose_depth(pos, workers) if depth is None else depth)
+    plan = work_units(pos, _choose_depth(pos, searchers) if depth is None else depth)
     grid = _value_grid(pos)
     stats = _Stats()
     stopped_by: Optional[str] = None
-    inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, worker, start)
+    inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, searcher, start)
     cancelled: set[Any] = set()
     home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
-    idle = set(range(workers))
+    idle = set(range(searchers))
     last_save = time.perf_counter()
 
     def answer(ref) -> None:
-        key, _, worker, began = inflight.pop(ref)
-        idle.add(worker)
+        key, _, searcher, began = inflight.pop(ref)
+        idle.add(searcher)
         cancelled.discard(ref)
         try:
             lower, upper, nodes = ray.get(ref)
@@ -517,7 +533,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
         while not answered(lower, upper) and stopped_by is None:
             beta = next_window(lower, upper, g, run, grid[0], lo2, hi2)
             betas = [beta]
-            if workers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2, grid)) is not None:
+            if searchers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2, grid)) is not None:
                 betas.append(second)
             while stopped_by is None:                        # until "value >= beta?" is answered
                 lower, upper = _bounds(plan.root, cache)
@@ -533,16 +549,16 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                 busy = {(key, b) for key, b, _, _ in inflight.values()}
                 queue = [item for items in itertools.zip_longest(*queues) for item in items
                          if item is not None and item not in busy]        # the windows take turns
-                for worker, (key, b) in _assign(queue, home, idle, machine_of):
-                    home[key] = machine_of[worker]
-                    idle.discard(worker)
-                    ref = actors[machine_of[worker]].test.remote(plan.units[key], b)
-                    inflight[ref] = (key, b, worker, time.perf_counter())
+                for searcher, (key, b) in _assign(queue, home, idle, machine_of):
+                    home[key] = machine_of[searcher]
+                    idle.discard(searcher)
+                    ref = actors[machine_of[searcher]].test.remote(plan.units[key], b)
+                    inflight[ref] = (key, b, searcher, time.perf_counter())
                 if idle and (slowest := _longest_search(inflight, cancelled, plan)) is not None:
                     _split(plan, pos, slowest)          # the next round sends its children, cancels it
                     stats.splits += 1
                     continue
-                wait = IDLE_POLL_SECONDS if idle else 0.5       # an idle worker soon gets a split unit
+                wait = IDLE_POLL_SECONDS if idle else 0.5       # an idle searcher soon gets a split unit
                 ready = ray.wait(list(inflight), num_returns=1, timeout=wait)[0] if inflight else []
                 for ref in ready:
                     answer(ref)
@@ -566,7 +582,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
                          splits=stats.splits,
-                         nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=workers,
+                         nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=cluster.workers,
+                         searchers=searchers,
                          seconds=seconds)
     if lower < upper:
         return _solve_result(lower, upper, longest, stats.nodes, seconds, stopped_by or "window")
@@ -587,20 +604,20 @@ def _longest_search(inflight: dict[Any, tuple[int, int, int, float]], cancelled:
 
 def _assign(queue: list[tuple[int, int]], home: dict[int, int], idle: set[int],
             machine_of: list[int]) -> list[tuple[int, tuple[int, int]]]:
-    """(worker, (unit, beta)) for the idle workers: they take the head of the queue, the most
-    needed work, each unit going to a worker on the machine whose table has searched it if one
+    """(searcher, (unit, beta)) for the idle searchers: they take the head of the queue, the most
+    needed work, each unit going to a searcher on the machine whose table has searched it if one
     is idle (a new unit's key picks the machine)."""
     machines = max(machine_of) + 1
     free = sorted(idle)
     pairs, others = [], []
     for item in queue[:len(idle)]:
         owner = home.get(item[0], item[0] % machines)
-        worker = next((w for w in free if machine_of[w] == owner), None)
-        if worker is None:
+        searcher = next((w for w in free if machine_of[w] == owner), None)
+        if searcher is None:
             others.append(item)
         else:
-            free.remove(worker)
-            pairs.append((worker, item))
+            free.remove(searcher)
+            pairs.append((searcher, item))
     return pairs + list(zip(free, others))
 
 

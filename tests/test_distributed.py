@@ -81,9 +81,10 @@ def assert_same_result(got, expected, pos):
 # TableSolver
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("game_type,scoring", VARIANTS)
-def test_table_solver_values_equal_solve(game_type, scoring):
-    solver = TableSolver(tt_mb=4)
+def test_table_solver_values_equal_solve(game_type, scoring, threads):
+    solver = TableSolver(tt_mb=4, threads=threads)
     for seed in range(4):
         pos = random_position(3, game_type, scoring, 6 + seed, seed)
         if pos.is_game_over():
@@ -108,16 +109,19 @@ def test_table_solver_keeps_its_table_and_forgets_other_games():
     assert solver.solve(pos)[:2] == first[:2]
 
 
-def test_table_solver_windows_limits_and_principal_variation():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_table_solver_windows_limits_and_principal_variation(threads):
     pos = random_position(3, "double", "square", 5, 2)
     value = round(2 * catena.solve(pos, threads=1).value)
-    solver = TableSolver(tt_mb=4)
+    solver = TableSolver(tt_mb=4, threads=threads)
     lower, upper, _, stopped = solver.solve(pos, window=(value - 1, value))
     assert stopped is None and lower >= value and upper == UNBOUNDED
-    lower, upper, _, _ = TableSolver(tt_mb=4).solve(pos, window=(value, value + 1))
+    lower, upper, _, _ = TableSolver(tt_mb=4, threads=threads).solve(pos, window=(value, value + 1))
     assert upper <= value and lower == -UNBOUNDED
-    lower, upper, nodes, stopped = TableSolver(tt_mb=4).solve(catena.Position(size=4), max_nodes=5000)
-    assert stopped == "nodes" and lower < upper and nodes < 7000       # the limit is checked every 1024 nodes
+    lower, upper, nodes, stopped = TableSolver(tt_mb=4, threads=threads).solve(catena.Position(size=4),
+                                                                               max_nodes=5000)
+    # the limit is on every thread's nodes, checked by each thread every 1024 of its own
+    assert stopped == "nodes" and lower < upper and 5000 <= nodes < 5000 + 2048 * threads
     line = solver.principal_variation(pos, value)
     end = pos.copy()
     for move in line:
@@ -137,12 +141,18 @@ def test_table_solver_bad_input_and_threads():
         solver.solve(catena.Position(size=2), max_nodes=0)
     with pytest.raises(ValueError, match="tt_mb"):
         TableSolver(tt_mb=-1)
+    with pytest.raises(ValueError, match="threads"):
+        TableSolver(threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        TableSolver(threads=1.5)
+    with pytest.raises(RuntimeError, match="inside solve"):           # a thread's loop has no position yet
+        TableSolver(threads=2)._work(1)
     over = random_position(2, "komi", "standard", 40, 0)
     assert over.is_game_over()
     with pytest.raises(ValueError, match="over"):
         solver.solve(over)
-    # a second thread while one solves: RuntimeError, and interrupt() stops the first
-    big = TableSolver(tt_mb=16)
+    # a second thread while one solves: RuntimeError, and interrupt() stops the first (and its helper)
+    big = TableSolver(tt_mb=16, threads=2)
     pos = catena.Position(size=4)
     results = []
     worker = threading.Thread(target=lambda: results.append(big.solve(pos)))
@@ -170,7 +180,8 @@ def test_table_solvers_sharing_a_table():
         answers[name] = [solver.solve(pos)[:2] for pos in positions]
 
     threads = [threading.Thread(target=solve_all, args=(solver, name))
-               for solver, name in ((owner, "owner"), (sharer, "sharer"), (TableSolver(share=sharer), "third"))]
+               for solver, name in ((owner, "owner"), (sharer, "sharer"),
+                                    (TableSolver(share=sharer, threads=2), "third"))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -240,15 +251,16 @@ def test_side3_values_equal_solve(local_ray, game_type, scoring):
     assert_same_result(distributed.solve(pos, workers=2), expected, pos)
 
 
-@pytest.mark.parametrize("game_type,scoring,cells", [("komi", "square", 24), ("double", "longest", 24),
-                                                      ("komi", "longest", 26)])
-def test_side4_values_equal_solve(local_ray, game_type, scoring, cells):
+@pytest.mark.parametrize("game_type,scoring,cells,threads", [("komi", "square", 24, 1), ("double", "longest", 24, 1),
+                                                              ("komi", "longest", 26, 1), ("komi", "standard", 24, 2),
+                                                              ("double", "square", 24, 2)])
+def test_side4_values_equal_solve(local_ray, game_type, scoring, cells, threads):
     pos = side4_position(game_type, scoring, cells, 1000 * cells)
     expected = catena.solve(pos, tt_mb=128)
     stats = {}
-    got = distributed.solve(pos, workers=2, tt_mb=128, stats=stats)
+    got = distributed.solve(pos, workers=2, tt_mb=128, threads=threads, stats=stats)
     assert_same_result(got, expected, pos)
-    assert stats["units"] >= 8 and stats["answers"] >= 1
+    assert stats["units"] >= 8 and stats["answers"] >= 1 and stats["searchers"] == 2 // threads
 
 
 def test_seats_fill_one_machine_after_another():
@@ -257,6 +269,15 @@ def test_seats_fill_one_machine_after_another():
     assert distributed._seats([4, 4], 1) == [1, 0]
     assert distributed._seats([2], 3) == [3]                         # more workers than CPUs: they share
     assert distributed._seats([1, 2], 5) == [2, 3]
+
+
+def test_a_machines_workers_form_searchers_of_threads():
+    assert distributed._searchers(2, 1) == [1, 1]                    # default: a unit each
+    assert distributed._searchers(2, 2) == [2]
+    assert distributed._searchers(5, 2) == [2, 2, 1]
+    assert distributed._searchers(3, 8) == [3]
+    with pytest.raises(ValueError, match="threads"):
+        distributed.solve(catena.Position(size=2), threads=0)
 
 
 def test_split_unit_keeps_its_bounds_and_adds_its_children():
@@ -282,15 +303,16 @@ def test_split_unit_keeps_its_bounds_and_adds_its_children():
 
 @pytest.mark.parametrize("game_type,scoring,cells", [("komi", "standard", 24), ("double", "square", 24)])
 def test_values_hold_when_units_are_split(local_ray, monkeypatch, game_type, scoring, cells):
-    # A unit is split when a worker idles while it runs: here at once, and with one window at a
-    # time (no second window to keep the other worker busy), so every window's last unit is split.
+    # A unit is split when a searcher idles while it runs: here at once, and with one window at a
+    # time (no second window to keep the other searcher busy), so every window's last unit is split.
+    # Two searchers of one thread each (threads=1): a machine's workers as one searcher never idle.
     monkeypatch.setattr(distributed, "SPLIT_SECONDS", 0.0)
     monkeypatch.setattr(distributed, "_second_window", lambda *args: None)
     pos = side4_position(game_type, scoring, cells, 1000 * cells + 7)
     expected = catena.solve(pos, tt_mb=128)
     stats = {}
-    assert_same_result(distributed.solve(pos, workers=2, tt_mb=64, stats=stats), expected, pos)
-    assert stats["splits"] >= 1
+    assert_same_result(distributed.solve(pos, workers=2, tt_mb=64, threads=1, stats=stats), expected, pos)
+    assert stats["splits"] >= 1 and stats["searchers"] == 2
 
 
 def test_value_grid_holds_for_solved_values():
@@ -467,8 +489,8 @@ def test_sigterm_stops_a_ray_solve_as_ctrl_c_does(tmp_path):
 
 def test_cli_solve_and_selfplay_on_ray(tmp_path):
     solved = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "C3",
-                             "--ray", "--workers", "2"], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=300)
+                             "--ray", "--workers", "2", "--threads", "2"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300)
     assert solved.returncode == 0, solved.stderr
     pos = catena.Position(size=3)
     pos.push("B2")
@@ -482,3 +504,6 @@ def test_cli_solve_and_selfplay_on_ray(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "--ray", "--workers", "0"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--workers" in bad.stderr and "Traceback" not in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "--ray", "--threads", "0"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "threads" in bad.stderr and "Traceback" not in bad.stderr
