@@ -1403,16 +1403,15 @@ cdef class TableSolver:
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
             self.s.history = self.owner.s.history      # each learns from every unit (lost updates harmless)
-        for i in range(1, self.threads):               # one set of history scores, as in catena.solve
-            (<Solver*>self.sh.workers[i]).history = self.s.history
-        if share is not None:
             if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
                 raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-            return
-        if _table_init(&self.sh.table, tt_mb) != 0:
-            raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
-        if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
-            raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+        else:
+            if _table_init(&self.sh.table, tt_mb) != 0:
+                raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
+            if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
+                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+        for i in range(1, self.threads):               # one set of history scores, as in catena.solve
+            (<Solver*>self.sh.workers[i]).history = self.s.history
 
     cdef TableSolver _home(self):
         """The solver that owns the tables this one searches with."""

@@ -210,18 +210,18 @@ def _searchers(seats: int, threads: int) -> list[int]:
 
 
 class _UnitSolver:
-    """A Ray actor on one machine: one TableSolver a searcher (of ``threads[i]`` threads) sharing
+    """A Ray actor on one machine: one TableSolver a searcher (of ``searchers[i]`` threads) sharing
     one warm table, each solving one unit at a time (asyncio, so ray.cancel stops it).  Units
     searched on the same machine, side by side or one after the other, find each other's
     entries."""
 
-    def __init__(self, root: catena.Position, tt_mb: float, threads: list[int]):
+    def __init__(self, root: catena.Position, tt_mb: float, searchers: list[int]):
         self.root = root
-        first = TableSolver(tt_mb=tt_mb * sum(threads), threads=threads[0])
+        first = TableSolver(tt_mb=tt_mb * sum(searchers), threads=searchers[0])
         self.free: asyncio.Queue[TableSolver] = asyncio.Queue()
-        for solver in [first] + [TableSolver(share=first, threads=k) for k in threads[1:]]:
+        for solver in [first] + [TableSolver(share=first, threads=k) for k in searchers[1:]]:
             self.free.put_nowait(solver)
-        self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=len(threads))
+        self.threads = concurrent.futures.ThreadPoolExecutor(max_workers=len(searchers))
 
     def _position(self, moves: tuple[int, ...]) -> catena.Position:
         pos = self.root.copy()
