@@ -547,8 +547,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                         queues.append([(key, b) for key in wanted])
                 cancel({item for items in queues for item in items})
                 busy = {(key, b) for key, b, _, _ in inflight.values()}
-                queue = [item for items in itertools.zip_longest(*queues) for item in items
-                         if item is not None and item not in busy]        # the windows take turns
+                queue = _work_queue(queues, busy)
                 for searcher, (key, b) in _assign(queue, home, idle, machine_of):
                     home[key] = machine_of[searcher]
                     idle.discard(searcher)
@@ -590,6 +589,13 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     pv = _principal_variation(ray, plan, cache, actors, home, lower)
     return _solve_result(lower, upper, longest, stats.nodes, seconds, None,
                          [catena.Move.from_index(index, pos.size) for index in pv])
+
+
+def _work_queue(queues: list[list[tuple[int, int]]], busy: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (unit, beta) pairs to start, most needed first: every unit of the first window before
+    any of the second's, so the second window only takes searchers the first leaves idle.  Run
+    side by side, the two windows' searches of a unit repeat each other's work (docs/distributed.md)."""
+    return [item for items in queues for item in items if item not in busy]
 
 
 def _longest_search(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any],

@@ -345,6 +345,15 @@ def test_second_window_is_the_next_distinct_question():
     assert distributed._second_window(171, 1, 341, -1, -inf, inf, odd) == 85
 
 
+def test_the_second_window_only_takes_what_the_first_leaves():
+    first, second = [(11, 3), (12, 3), (13, 3)], [(11, 5), (14, 5)]
+    queue = distributed._work_queue([first, second], busy={(11, 3)})
+    assert queue == [(12, 3), (13, 3), (11, 5), (14, 5)]
+    idle = {0, 1}
+    assert [item for _, item in distributed._assign(queue, {}, idle, [0, 0])] == [(12, 3), (13, 3)]
+    assert distributed._work_queue([first, second], busy=set(first)) == second
+
+
 def test_a_solve_frees_its_workers_cpus(local_ray):
     # Left to garbage collection, the actors held their CPUs into the next solve, which then ran
     # on fewer workers than asked (it made the 2-worker benchmark as slow as the 1-worker one).
