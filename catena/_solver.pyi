@@ -15,6 +15,7 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
           checkpoint_seconds: float = 300) -> SolveResult: ...
 
 UNBOUNDED: int
+THREADS_LIMIT: int
 
 class TableSolver:
     threads: int

@@ -1327,6 +1327,7 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
 from libc.string cimport memset
 
 UNBOUNDED = INF             # a bound this large (either sign) means nothing is proven
+THREADS_LIMIT = MAX_THREADS  # the most search threads a solver takes (checked before Ray starts)
 
 cdef Position _position(object pos):
     if not isinstance(pos, Position):

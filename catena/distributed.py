@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import catena
-from catena._solver import UNBOUNDED as INF
 from catena._solver import (
+    THREADS_LIMIT,
     TableSolver,
     _checkpoint_path,
     _points,
@@ -59,6 +59,7 @@ from catena._solver import (
     next_window,
     solver_moves,
 )
+from catena._solver import UNBOUNDED as INF
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
@@ -385,7 +386,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
     if depth is not None:
         depth = integer(depth, "depth", 0, MAX_DEPTH)
-    threads = integer(threads, "threads", 1, 64)
+    threads = integer(threads, "threads", 1, THREADS_LIMIT)
     checkpoint = _checkpoint_path(checkpoint)
     if pos.is_game_over():
         return catena.solve(pos)

@@ -20,7 +20,7 @@ import ray
 
 import catena
 from catena import distributed
-from catena._solver import UNBOUNDED, TableSolver, canonical_key, solver_moves
+from catena._solver import THREADS_LIMIT, UNBOUNDED, TableSolver, canonical_key, solver_moves
 from catena.training import selfplay_arrays
 
 from conftest import read_until
@@ -429,6 +429,10 @@ def test_bad_input_raises_before_any_work(tmp_path):
         distributed.solve(pos, address=6379, max_units=1)
     with pytest.raises(ValueError, match="workers"):
         distributed.solve(pos, workers=0)
+    with pytest.raises(ValueError, match="threads"):
+        distributed.solve(pos, threads=THREADS_LIMIT + 1)    # what TableSolver would refuse
+    with pytest.raises(ValueError, match="threads"):
+        TableSolver(threads=THREADS_LIMIT + 1)
     junk = tmp_path / "junk.json"
     junk.write_text("not json")
     with pytest.raises(ValueError, match="not a catena distributed-solve checkpoint"):
