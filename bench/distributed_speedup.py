@@ -9,8 +9,9 @@ then with 2 (a fresh Ray of 2 CPUs for the whole run, the worker tables fresh fo
 ``--threads 2``: the two workers search one unit together, default a unit each);
 the values must agree (``--check`` also compares catena.solve's).  Wall times on the 2-core machine
 vary by 20-40% between runs of one solve: ``--repeat N`` runs both N times, alternating, and
-compares the medians.  Prints a Markdown table (docs/distributed.md) and the unit counts and times
-behind the 100-worker projection.
+compares the medians.  Prints a Markdown table (docs/distributed.md), where the searchers' time
+went (searching units that answered, searching units then cancelled, idle), and the unit counts and
+times behind the 100-worker projection.
 Run it on an otherwise idle machine: the ratio is wall time.
 """
 
@@ -44,7 +45,7 @@ def main():
 
     os.environ.setdefault(distributed.NICENESS, "0")           # as distributed.solve's own local Ray
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
-    rows, ratios, all_units, all_seconds = [], [], 0, []
+    rows, ratios, all_units, all_seconds, shares = [], [], 0, [], []
     for cells in args.cells:
         for scoring in args.scorings:
             seed = 1000 * cells
@@ -79,6 +80,8 @@ def main():
                             f"{runs[1][-1][2]['answers']} / {stats['answers']} | {nodes[0]:.2f} / {nodes[1]:.2f} | "
                             f"{one:.1f} | {two:.1f} | {one / two:.2f}x{times} |")
                 print(rows[-1], flush=True)
+                shares.append(f"{label}: " + "; ".join(f"{w} w {searcher_time(stats)}"
+                                                        for w in (1, 2) for _, _, stats in runs[w]))
     print()
     print("| position | value | depth | units | answers 1 w / 2 w | G nodes 1 w / 2 w | 1 worker s | 2 workers s "
           "| speed-up |")
@@ -86,8 +89,18 @@ def main():
     print("\n".join(rows))
     print(f"\ngeometric mean speed-up {statistics.geometric_mean(ratios):.2f}x, least {min(ratios):.2f}x "
           f"over {len(ratios)} positions")
+    print("\nsearcher time (answered / cancelled / idle), each solve:")
+    print("\n".join(shares))
     print(f"2-worker answers: {all_units}, unit seconds: median {statistics.median(all_seconds):.3f}, "
           f"mean {statistics.mean(all_seconds):.3f}, max {max(all_seconds):.2f}")
+
+
+def searcher_time(stats):
+    """Shares of the searchers' wall time: searching units that answered, searching units that were
+    then cancelled, and idle (waiting for the driver, or for want of work)."""
+    total = stats["searchers"] * stats["seconds"]
+    answered, cancelled = sum(stats["unit_seconds"]), stats["cancelled_seconds"]
+    return f"{answered / total:.0%} / {cancelled / total:.0%} / {1 - (answered + cancelled) / total:.0%}"
 
 
 if __name__ == "__main__":

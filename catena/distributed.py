@@ -346,7 +346,8 @@ class _Stats:
     cancelled: int = 0
     splits: int = 0
     nodes: int = 0
-    unit_seconds: list[float] = field(default_factory=list)
+    unit_seconds: list[float] = field(default_factory=list)     # of each answer
+    cancelled_seconds: float = 0.0                                # searched, then cancelled
 
 
 def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional[int] = None,
@@ -499,6 +500,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
             lower, upper, nodes = ray.get(ref)
         except ray.exceptions.TaskCancelledError:
             stats.cancelled += 1
+            stats.cancelled_seconds += time.perf_counter() - began
             return
         bounds = cache.setdefault(key, [-INF, INF])
         bounds[0], bounds[1] = max(bounds[0], lower), min(bounds[1], upper)
@@ -581,7 +583,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     seconds = time.perf_counter() - start
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
-                         splits=stats.splits,
+                         cancelled_seconds=stats.cancelled_seconds, splits=stats.splits,
                          nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=cluster.workers,
                          searchers=searchers,
                          seconds=seconds)

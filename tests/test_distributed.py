@@ -313,6 +313,10 @@ def test_values_hold_when_units_are_split(local_ray, monkeypatch, game_type, sco
     stats = {}
     assert_same_result(distributed.solve(pos, workers=2, tt_mb=64, threads=1, stats=stats), expected, pos)
     assert stats["splits"] >= 1 and stats["searchers"] == 2
+    # A searcher runs one unit at a time, so its answered and cancelled searches fit in the wall time.
+    busy = sum(stats["unit_seconds"]) + stats["cancelled_seconds"]
+    assert (stats["cancelled_seconds"] > 0) == (stats["cancelled"] > 0)
+    assert 0 < busy <= stats["searchers"] * stats["seconds"]
 
 
 def test_value_grid_holds_for_solved_values():
