@@ -70,18 +70,19 @@ def main():
                     assert expected.lower == results[0].lower, (label, expected, results[0])
                 one, two = (statistics.median(seconds for _, seconds, _ in runs[w]) for w in (1, 2))
                 ratios.append(one / two)
-                nodes = [statistics.median(stats["nodes"] for _, _, stats in runs[w]) / 1e9 for w in (1, 2)]
-                stats = runs[2][-1][2]
-                all_units += stats["answers"]
-                all_seconds += stats["unit_seconds"]
+                nodes = [statistics.median(solve_stats["nodes"] for _, _, solve_stats in runs[w]) / 1e9
+                         for w in (1, 2)]
+                two_workers = runs[2][-1][2]
+                all_units += two_workers["answers"]
+                all_seconds += two_workers["unit_seconds"]
                 times = "" if args.repeat == 1 else " (" + "; ".join(
                     ", ".join(f"{seconds:.0f}" for _, seconds, _ in runs[w]) for w in (1, 2)) + ")"
-                rows.append(f"| {label} | {results[0].lower:g} | {stats['depth']} | {stats['units']} | "
-                            f"{runs[1][-1][2]['answers']} / {stats['answers']} | {nodes[0]:.2f} / {nodes[1]:.2f} | "
-                            f"{one:.1f} | {two:.1f} | {one / two:.2f}x{times} |")
+                rows.append(f"| {label} | {results[0].lower:g} | {two_workers['depth']} | {two_workers['units']} | "
+                            f"{runs[1][-1][2]['answers']} / {two_workers['answers']} | "
+                            f"{nodes[0]:.2f} / {nodes[1]:.2f} | {one:.1f} | {two:.1f} | {one / two:.2f}x{times} |")
                 print(rows[-1], flush=True)
-                shares.append(f"{label}: " + "; ".join(f"{w} w {searcher_time(stats)}"
-                                                        for w in (1, 2) for _, _, stats in runs[w]))
+                shares.append(f"{label}: " + "; ".join(f"{w} w {searcher_time(solve_stats)}"
+                                                        for w in (1, 2) for _, _, solve_stats in runs[w]))
     print()
     print("| position | value | depth | units | answers 1 w / 2 w | G nodes 1 w / 2 w | 1 worker s | 2 workers s "
           "| speed-up |")
