@@ -1525,6 +1525,20 @@ cdef class TableSolver:
         with nogil:
             _thread_mtdf(s)
 
+    def move_order(self, pos):
+        """``pos``'s moves (action ids) in the order a search of it tries them: the table's best
+        move first, then by the history scores.  catena.distributed orders a split unit's
+        children so, keeping what the unit's searches learnt about them."""
+        cdef uint16_t moves[MAX_MOVES]
+        cdef int n
+        self._enter(pos)
+        try:
+            n = gen_moves(self.s.root, moves)
+            _order(self.s, self.s.root, moves, n, _table_move(self.sh, self.s.root))
+        finally:
+            self._leave()
+        return [moves[i] for i in range(n)]
+
     def principal_variation(self, pos, int value):
         """Moves (action ids) of best play from ``pos`` to the end, given its proven ``value``."""
         cdef uint16_t moves[MAX_MOVES]

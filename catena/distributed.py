@@ -9,8 +9,10 @@ threads do), all in one table that stays warm between units; a unit goes back
 to the machine that searched it, so a unit searched again at the next null
 window finds its own entries.  The driver runs MTD(f) over the top of the
 tree: for each null window it asks only the units still undecided, in the
-solver's move order, cancels the ones a cutoff made useless (``ray.cancel``),
-splits a long unit into its children when a searcher would otherwise idle,
+solver's move order, the needed ones before those only a wrong guess at a cut
+node would need, cancels the ones a cutoff made useless (``ray.cancel``),
+splits a long unit into its children when a searcher would otherwise idle or
+only speculate,
 keeps every bound proven on a unit, and saves them to ``checkpoint`` so an
 interrupted solve resumes.  Between machines nothing but
 those bounds is shared.  docs/distributed.md has the cluster steps and
@@ -36,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -68,9 +71,9 @@ CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
 UNITS_PER_SEARCHER = 8      # the default depth is the first that gives at least this many units a searcher
 NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
-SPLIT_SECONDS = 0.5         # a unit searched this long while a searcher has nothing to do is split ...
+SPLIT_SECONDS = 0.5         # a unit searched this long while a searcher idles or speculates is split ...
 SPLIT_MOVES = 16            # ... unless it lies this many moves below the root
-IDLE_POLL_SECONDS = 0.05    # how often the driver looks for a unit to split while a searcher idles
+LEARNT_ORDER_SECONDS = 10   # a split waits this long at most for the unit's machine's move order
 
 
 # ---------------------------------------------------------------------------
@@ -98,6 +101,7 @@ class WorkPlan:
     leaves: list[_Node]
     units: dict[int, tuple[int, ...]]
     split: set[int] = field(default_factory=set)     # unit keys turned into inner nodes
+    maximising: dict[int, bool] = field(default_factory=dict)    # unit key -> Black to move there
 
 
 def _final_value(pos: catena.Position) -> int:
@@ -131,14 +135,17 @@ def _grow(plan: WorkPlan, node: _Node, p: catena.Position, left: int) -> None:
     elif left == 0:
         node.key = canonical_key(p)
         plan.units.setdefault(node.key, node.moves)
+        plan.maximising[node.key] = node.maximising
     else:
         _add_children(plan, node, p, left - 1)
     if not node.children:
         plan.leaves.append(node)
 
 
-def _add_children(plan: WorkPlan, node: _Node, p: catena.Position, left: int) -> None:
-    for move in solver_moves(p):
+def _add_children(plan: WorkPlan, node: _Node, p: catena.Position, left: int,
+                  order: Optional[list[int]] = None) -> None:
+    """``node``'s children, in ``order`` (default the solver's generator order)."""
+    for move in solver_moves(p) if order is None else order:
         p.push(move)
         child = _Node(maximising=p.to_move == "black", moves=node.moves + (move,))
         node.children.append(child)
@@ -146,16 +153,18 @@ def _add_children(plan: WorkPlan, node: _Node, p: catena.Position, left: int) ->
         p.pop()
 
 
-def _split(plan: WorkPlan, root: catena.Position, key: int) -> None:
+def _split(plan: WorkPlan, root: catena.Position, key: int,
+           order_of: Optional[Callable[[tuple[int, ...]], Optional[list[int]]]] = None) -> None:
     """Make the unit ``key`` an inner node whose children are units: while one long search is all
-    that is left to do, its children can go to several searchers."""
+    that is left to do, its children can go to several searchers.  ``order_of(moves)``: the order
+    of a leaf's children, the one its searches learnt (None: the generator's)."""
     plan.split.add(key)
     for leaf in [node for node in plan.leaves if node.key == key]:
         p = root.copy()
         for move in leaf.moves:
             p.push(move)
         plan.leaves.remove(leaf)
-        _add_children(plan, leaf, p, 0)
+        _add_children(plan, leaf, p, 0, None if order_of is None else order_of(leaf.moves))
 
 
 def _choose_depth(pos: catena.Position, searchers: int) -> int:
@@ -182,21 +191,26 @@ def _bounds(node: _Node, cache: dict[int, list[int]]) -> tuple[int, int]:
     return max(lower, pick(p[0] for p in pairs)), min(upper, pick(p[1] for p in pairs))
 
 
-def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, out: dict[int, None]) -> None:
-    """The units whose answer to "value >= beta?" could still decide ``node``, in search order:
-    at each node the child with the best proven bound first (the previous null window's
-    best move), then the solver's move order."""
+def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, expect_yes: bool, out: dict[int, int],
+               speculation: int = 0) -> None:
+    """The units whose answer to "value >= beta?" could still decide ``node``, in search order (at
+    each node the child with the best proven bound first, the previous null window's best move, then
+    the solver's move order), each with its speculation: at how many nodes above it an elder
+    brother's answer, if it is the expected one (``expect_yes``), decides the node without it."""
     lower, upper = _bounds(node, cache)
     if lower >= beta or upper < beta:
         return
     if not node.children:
-        out.setdefault(node.key, None)
+        out[node.key] = min(out.get(node.key, speculation), speculation)     # reached by transposition
         return
     bounds = [_bounds(child, cache) for child in node.children]
     order = sorted(range(len(bounds)), key=(lambda i: (-bounds[i][0], -bounds[i][1])) if node.maximising
                    else (lambda i: (bounds[i][1], bounds[i][0])))
-    for i in order:
-        _undecided(node.children[i], cache, beta, out)
+    one_child_decides = node.maximising == expect_yes     # a cut node: not every child is needed
+    undecided = [i for i in order if bounds[i][0] < beta <= bounds[i][1]]
+    for rank, i in enumerate(undecided):
+        _undecided(node.children[i], cache, beta, expect_yes, out,
+                   speculation + (1 if one_child_decides and rank > 0 else 0))
 
 
 # ---------------------------------------------------------------------------
@@ -252,6 +266,12 @@ class _UnitSolver:
                 await search
                 raise
         return lower, upper, nodes
+
+    async def move_order(self, moves: tuple[int, ...]) -> list[int]:
+        """The position's moves in the order its searches on this machine try them."""
+        pos = self._position(moves)
+        async with self._solver() as solver:
+            return solver.move_order(pos)
 
     async def principal_variation(self, moves: tuple[int, ...], value: int) -> list[int]:
         pos = self._position(moves)
@@ -344,6 +364,7 @@ def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int
 class _Stats:
     units: int = 0              # null-window answers received
     cancelled: int = 0
+    preempted: int = 0          # of the cancelled: speculation stopped for needed work
     splits: int = 0
     nodes: int = 0
     unit_seconds: list[float] = field(default_factory=list)     # of each answer
@@ -457,14 +478,20 @@ def _value_grid(pos: catena.Position) -> tuple[int, int]:
     return 2, 0 if pos.game_type == "double" else 1
 
 
+def _expects_yes(beta: int, upper: int, run: int) -> bool:
+    """The answer to "value >= beta?" the driver bets on: the last answer's again (``run``'s sign),
+    a first one "yes", and "no" when beta is the upper bound (is the value exactly that?)."""
+    return not (beta == upper or run < 0)
+
+
 def _second_window(beta: int, lower: int, upper: int, run: int, lo2: int, hi2: int,
                    grid: tuple[int, int]) -> Optional[int]:
     """The null window MTD(f) would test after ``beta`` if ``beta``'s answer moved a bound by the
-    least it can: up to the next possible value, or (testing the upper bound, or going down) to
-    the largest possible value below ``beta``.  A second searcher tests it at once.  None when it
+    least it can, the expected way (_expects_yes): up to the next possible value, or down to the
+    largest possible value below ``beta``.  A second searcher tests it at once.  None when it
     would answer nothing."""
     step, parity = grid
-    if beta == upper or run < 0:            # the answer "value < beta" expected
+    if not _expects_yes(beta, upper, run):
         lower2, upper2 = lower, beta - 1 - (beta - 1 - parity) % step
         guess, run2 = upper2, min(run, 0) - 1
     else:                                   # "value >= beta": at least the next possible value
@@ -538,29 +565,40 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
             betas = [beta]
             if searchers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2, grid)) is not None:
                 betas.append(second)
+            expect_yes = _expects_yes(beta, upper, run)
             while stopped_by is None:                        # until "value >= beta?" is answered
                 lower, upper = _bounds(plan.root, cache)
                 if lower >= beta or upper < beta:
                     break
-                queues = []
-                for b in betas:
+                ranks: dict[tuple[int, int], int] = {}       # (unit, beta) -> speculation, +1 a later window
+                for n, b in enumerate(betas):
                     if lower < b <= upper:
-                        wanted: dict[int, None] = {}
-                        _undecided(plan.root, cache, b, wanted)
-                        queues.append([(key, b) for key in wanted])
-                cancel({item for items in queues for item in items})
-                busy = {(key, b) for key, b, _, _ in inflight.values()}
-                queue = _work_queue(queues, busy)
+                        wanted: dict[int, int] = {}
+                        _undecided(plan.root, cache, b, expect_yes, wanted)
+                        ranks.update(((key, b), n + speculation) for key, speculation in wanted.items())
+                cancel(set(ranks))
+                queue = _work_queue(ranks, {(key, b) for key, b, _, _ in inflight.values()})
                 for searcher, (key, b) in _assign(queue, home, idle, machine_of):
                     home[key] = machine_of[searcher]
                     idle.discard(searcher)
                     ref = actors[machine_of[searcher]].test.remote(plan.units[key], b)
                     inflight[ref] = (key, b, searcher, time.perf_counter())
-                if idle and (slowest := _longest_search(inflight, cancelled, plan)) is not None:
-                    _split(plan, pos, slowest)          # the next round sends its children, cancels it
+                    queue.remove((key, b))
+                waiting = sum(1 for item in queue if ranks[item] == 0) - len(cancelled)
+                for ref in _most_speculative(inflight, cancelled, ranks, waiting):
+                    ray.cancel(ref)                         # needed work waits: stop a speculation for it
+                    cancelled.add(ref)
+                    stats.preempted += 1
+                speculating = any(ranks.get((key, b), 0) > 0 for ref, (key, b, _, _) in inflight.items()
+                                  if ref not in cancelled)
+                slowest, wait = None, 0.5
+                if idle or (speculating and waiting <= 0):   # a searcher free, or only speculating
+                    slowest, wait = _split_due(inflight, cancelled, plan, ranks, None if idle else expect_yes)
+                if slowest is not None:
+                    cancel({item for item in ranks if item[0] != slowest})    # frees a solver for the order
+                    _split(plan, pos, slowest, functools.partial(_learnt_order, ray, actors[home[slowest]]))
                     stats.splits += 1
                     continue
-                wait = IDLE_POLL_SECONDS if idle else 0.5       # an idle searcher soon gets a split unit
                 ready = ray.wait(list(inflight), num_returns=1, timeout=wait)[0] if inflight else []
                 for ref in ready:
                     answer(ref)
@@ -583,7 +621,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     seconds = time.perf_counter() - start
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
-                         cancelled_seconds=stats.cancelled_seconds, splits=stats.splits,
+                         cancelled_seconds=stats.cancelled_seconds, preempted=stats.preempted, splits=stats.splits,
                          nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=cluster.workers,
                          searchers=searchers,
                          seconds=seconds)
@@ -594,21 +632,56 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                          [catena.Move.from_index(index, pos.size) for index in pv])
 
 
-def _work_queue(queues: list[list[tuple[int, int]]], busy: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The (unit, beta) pairs to start, most needed first: every unit of the first window before
-    any of the second's, so the second window only takes searchers the first leaves idle.  Run
-    side by side, the two windows' searches of a unit repeat each other's work (docs/distributed.md)."""
-    return [item for items in queues for item in items if item not in busy]
+def _work_queue(ranks: dict[tuple[int, int], int], busy: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (unit, beta) pairs to start, most needed first: by speculation (the second window's units
+    one more than the first's), then window, then search order.  Run side by side, the two windows'
+    searches of a unit repeat each other's work (docs/distributed.md), so a unit running or queued
+    at one window is started at another only if needed there now."""
+    taken = {key for key, _ in busy}
+    queue = []
+    for item in sorted(ranks, key=ranks.__getitem__):          # stable: window, then search order
+        if item not in busy and (item[0] not in taken or ranks[item] == 0):
+            taken.add(item[0])
+            queue.append(item)
+    return queue
 
 
-def _longest_search(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any],
-                    plan: WorkPlan) -> Optional[int]:
-    """The unit searched longest, if over SPLIT_SECONDS and not too deep to split."""
+def _most_speculative(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any],
+                      ranks: dict[tuple[int, int], int], count: int) -> list[Any]:
+    """Up to ``count`` running searches of speculative units (rank > 0), the most speculative first,
+    the youngest of a rank first: the ones to stop for needed work."""
+    running = sorted(((-ranks.get((key, b), 0), -began), ref) for ref, (key, b, _, began) in inflight.items()
+                     if ref not in cancelled and ranks.get((key, b), 0) > 0)
+    return [ref for _, ref in running[:max(count, 0)]]
+
+
+def _learnt_order(ray, actor, moves: tuple[int, ...]) -> Optional[list[int]]:
+    """The move order ``actor``'s table and history give the position after ``moves`` (None if the
+    actor cannot say)."""
+    try:
+        return ray.get(actor.move_order.remote(moves), timeout=LEARNT_ORDER_SECONDS)
+    except ray.exceptions.RayError:
+        return None
+
+
+def _split_due(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any], plan: WorkPlan,
+               ranks: dict[tuple[int, int], int], expect_yes: Optional[bool]) -> tuple[Optional[int], float]:
+    """(unit, 0) to split now, else (None, seconds until one is due, at most half a second).
+
+    With a searcher idle (``expect_yes`` None) the candidates are all running searches; while the
+    other searchers only speculate, the needed ones (rank 0) expected to need every child, the
+    side to move being the one the expected answer (``expect_yes``) goes against: split at a cut
+    node, the children would only add speculation.  Of the candidates not too deep to split, the
+    least speculative and of those the longest is due once searched SPLIT_SECONDS."""
     now = time.perf_counter()
-    running = [(began, key) for ref, (key, _, _, began) in inflight.items()
+    running = [(ranks.get((key, b), 0), began, key) for ref, (key, b, _, began) in inflight.items()
                if ref not in cancelled and key not in plan.split and len(plan.units[key]) < SPLIT_MOVES
-               and now - began >= SPLIT_SECONDS]
-    return min(running)[1] if running else None
+               and (expect_yes is None or (ranks.get((key, b), 0) == 0 and plan.maximising[key] != expect_yes))]
+    if not running:
+        return None, 0.5
+    _, began, key = min(running)
+    due = began + SPLIT_SECONDS - now
+    return (key, 0.0) if due <= 0 else (None, min(due, 0.5))
 
 
 def _assign(queue: list[tuple[int, int]], home: dict[int, int], idle: set[int],

@@ -131,6 +131,20 @@ def test_table_solver_windows_limits_and_principal_variation(threads):
         solver.principal_variation(pos, value + 2)
 
 
+def test_table_solver_move_order_is_what_its_searches_learnt():
+    pos = random_position(3, "komi", "standard", 4, 3)
+    solver = TableSolver(tt_mb=4)
+    assert solver.move_order(pos) == solver_moves(pos)        # nothing learnt yet: the generator's order
+    lower, upper, _, _ = solver.solve(pos)
+    order = solver.move_order(pos)
+    assert sorted(order) == sorted(solver_moves(pos)) and order != solver_moves(pos)
+    assert order[0] == solver.principal_variation(pos, lower)[0]     # the table's best move first
+    over = random_position(2, "komi", "standard", 99, 9)
+    assert over.is_game_over()
+    with pytest.raises(ValueError, match="game is over"):
+        solver.move_order(over)
+
+
 def test_table_solver_bad_input_and_threads():
     solver = TableSolver(tt_mb=1)
     with pytest.raises(TypeError, match="catena.Position"):
@@ -297,8 +311,58 @@ def test_split_unit_keeps_its_bounds_and_adds_its_children():
         cache[child.key] = [1, 2]
     assert distributed._bounds(node, cache) == (1, 2)                # ... and narrow it
     wanted = {}
-    distributed._undecided(plan.root, {}, 0, wanted)
+    distributed._undecided(plan.root, {}, 0, True, wanted)
     assert key not in wanted and set(child.key for child in node.children) <= set(wanted)
+
+
+def test_a_split_unit_takes_its_children_in_the_order_its_searches_learnt():
+    pos = catena.Position(size=3)
+    plan = distributed.work_units(pos, 1)
+    key = next(iter(plan.units))
+    asked = []
+
+    def reversed_order(moves):
+        asked.append(moves)
+        p = pos.copy()
+        for move in moves:
+            p.push(move)
+        return solver_moves(p)[::-1]
+
+    distributed._split(plan, pos, key, reversed_order)
+    nodes = [child for child in plan.root.children if child.key == key]    # symmetric first moves
+    assert len(nodes) > 1 and asked == [node.moves for node in nodes]      # each its own order
+    for node in nodes:
+        assert [child.moves[-1] for child in node.children] == reversed_order(node.moves)
+
+
+def _units_below(node):
+    return {node.key} if not node.children else set().union(*(_units_below(child) for child in node.children))
+
+
+@pytest.mark.parametrize("expect_yes", [True, False])
+def test_speculation_counts_the_cut_nodes_an_elder_brother_may_decide(expect_yes):
+    # Black to move: "value >= 0?" answered yes by one good first move (its replies all needed), no
+    # by every first move failing (each refuted by one reply).
+    plan = distributed.work_units(catena.Position(size=3), 2)
+    assert plan.root.maximising and not plan.root.children[0].maximising
+    wanted = {}
+    distributed._undecided(plan.root, {}, 0, expect_yes, wanted)
+    assert set(wanted) == set(plan.units) and set(wanted.values()) == {0, 1}
+    if expect_yes:
+        needed = _units_below(plan.root.children[0])
+    else:
+        needed = {child.children[0].key for child in plan.root.children}
+    assert {key for key, speculation in wanted.items() if speculation == 0} == needed
+
+
+def test_a_proven_bound_makes_a_child_the_eldest():
+    # The child with the best proven bound is searched first, so it is the one a cut node needs.
+    plan = distributed.work_units(catena.Position(size=3), 2)
+    best = plan.root.children[-1]
+    cache = {key: [-2, 2] for key in _units_below(best)}            # undecided at beta 1, but bounded
+    wanted = {}
+    distributed._undecided(plan.root, cache, 1, True, wanted)
+    assert {key for key, speculation in wanted.items() if speculation == 0} == _units_below(best)
 
 
 @pytest.mark.parametrize("game_type,scoring,cells", [("komi", "standard", 24), ("double", "square", 24)])
@@ -349,13 +413,46 @@ def test_second_window_is_the_next_distinct_question():
     assert distributed._second_window(171, 1, 341, -1, -inf, inf, odd) == 85
 
 
-def test_the_second_window_only_takes_what_the_first_leaves():
-    first, second = [(11, 3), (12, 3), (13, 3)], [(11, 5), (14, 5)]
-    queue = distributed._work_queue([first, second], busy={(11, 3)})
-    assert queue == [(12, 3), (13, 3), (11, 5), (14, 5)]
-    idle = {0, 1}
-    assert [item for _, item in distributed._assign(queue, {}, idle, [0, 0])] == [(12, 3), (13, 3)]
-    assert distributed._work_queue([first, second], busy=set(first)) == second
+def test_work_is_queued_needed_first_and_a_unit_runs_at_one_window():
+    # Ranks: speculation, plus one for the second window (beta 5).
+    ranks = {(11, 3): 0, (12, 3): 1, (13, 3): 0, (11, 5): 1, (14, 5): 1, (15, 5): 2}
+    queue = distributed._work_queue(ranks, busy={(11, 3)})
+    assert queue == [(13, 3), (12, 3), (14, 5), (15, 5)]    # unit 11 runs at beta 3: not also at 5
+    assert [item for _, item in distributed._assign(queue, {}, {0, 1}, [0, 0])] == [(13, 3), (12, 3)]
+    # Needed at beta 3, unit 11 starts there though it runs at beta 5.
+    assert distributed._work_queue(ranks, busy={(11, 5)}) == [(11, 3), (13, 3), (12, 3), (14, 5), (15, 5)]
+
+
+def test_speculation_makes_way_for_needed_work():
+    inflight = {"a": (11, 3, 0, 10.0), "b": (12, 3, 1, 11.0), "c": (14, 5, 2, 9.0), "d": (15, 5, 3, 12.0)}
+    ranks = {(11, 3): 0, (12, 3): 1, (14, 5): 1, (15, 5): 2}
+    assert distributed._most_speculative(inflight, set(), ranks, 2) == ["d", "b"]   # most speculative, youngest
+    assert distributed._most_speculative(inflight, {"d"}, ranks, 5) == ["b", "c"]   # never a needed one
+    assert distributed._most_speculative(inflight, set(), ranks, 0) == []
+
+
+def test_the_unit_to_split_is_the_longest_needed_one(monkeypatch):
+    plan = distributed.work_units(catena.Position(size=3), 1)
+    old, young, speculative = list(plan.units)[:3]
+    assert not any(plan.maximising.values())                     # White to move after Black's first move
+    now = time.perf_counter()
+    inflight = {"a": (old, 1, 0, now - 5), "b": (young, 1, 1, now - 1), "c": (speculative, 1, 2, now - 60)}
+    ranks = {(old, 1): 0, (young, 1): 0, (speculative, 1): 1}
+    # A searcher idle: any running search, the least speculative first.
+    assert distributed._split_due(inflight, set(), plan, ranks, None) == (old, 0.0)
+    assert distributed._split_due(inflight, {"a", "b"}, plan, ranks, None) == (speculative, 0.0)
+    # The others speculating: only a needed unit that needs every child.  White to move there, so
+    # "value >= beta?" expected "yes" needs all White's replies; expected "no", one refutes it.
+    assert distributed._split_due(inflight, set(), plan, ranks, True) == (old, 0.0)
+    assert distributed._split_due(inflight, set(), plan, ranks, False) == (None, 0.5)
+    assert distributed._split_due(inflight, {"a", "b"}, plan, ranks, True) == (None, 0.5)
+    plan.split.add(old)
+    assert distributed._split_due(inflight, set(), plan, ranks, True) == (young, 0.0)
+    monkeypatch.setattr(distributed, "SPLIT_SECONDS", 1.3)
+    key, wait = distributed._split_due(inflight, set(), plan, ranks, True)
+    assert key is None and 0.1 < wait <= 0.3                     # the young one is due in 0.3 s
+    monkeypatch.setattr(distributed, "SPLIT_SECONDS", 60.0)
+    assert distributed._split_due(inflight, set(), plan, ranks, None) == (None, 0.5)
 
 
 def test_a_solve_frees_its_workers_cpus(local_ray):
