@@ -634,16 +634,10 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
 
 def _work_queue(ranks: dict[tuple[int, int], int], busy: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """The (unit, beta) pairs to start, most needed first: by speculation (the second window's units
-    one more than the first's), then window, then search order.  Run side by side, the two windows'
-    searches of a unit repeat each other's work (docs/distributed.md), so a unit running or queued
-    at one window is started at another only if needed there now."""
-    taken = {key for key, _ in busy}
-    queue = []
-    for item in sorted(ranks, key=ranks.__getitem__):          # stable: window, then search order
-        if item not in busy and (item[0] not in taken or ranks[item] == 0):
-            taken.add(item[0])
-            queue.append(item)
-    return queue
+    one more than the first's), then window, then search order.  A unit running at one window may
+    start at the other: its answer there is a fail-soft bound the windows after it use (starting
+    it only once its first search ended made 30@30005's two-worker solve about half slower)."""
+    return [item for item in sorted(ranks, key=ranks.__getitem__) if item not in busy]   # stable
 
 
 def _most_speculative(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any],

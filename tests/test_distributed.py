@@ -413,14 +413,13 @@ def test_second_window_is_the_next_distinct_question():
     assert distributed._second_window(171, 1, 341, -1, -inf, inf, odd) == 85
 
 
-def test_work_is_queued_needed_first_and_a_unit_runs_at_one_window():
+def test_work_is_queued_needed_first():
     # Ranks: speculation, plus one for the second window (beta 5).
     ranks = {(11, 3): 0, (12, 3): 1, (13, 3): 0, (11, 5): 1, (14, 5): 1, (15, 5): 2}
     queue = distributed._work_queue(ranks, busy={(11, 3)})
-    assert queue == [(13, 3), (12, 3), (14, 5), (15, 5)]    # unit 11 runs at beta 3: not also at 5
+    assert queue == [(13, 3), (12, 3), (11, 5), (14, 5), (15, 5)]
     assert [item for _, item in distributed._assign(queue, {}, {0, 1}, [0, 0])] == [(13, 3), (12, 3)]
-    # Needed at beta 3, unit 11 starts there though it runs at beta 5.
-    assert distributed._work_queue(ranks, busy={(11, 5)}) == [(11, 3), (13, 3), (12, 3), (14, 5), (15, 5)]
+    assert distributed._work_queue(ranks, busy=set(ranks)) == []
 
 
 def test_speculation_makes_way_for_needed_work():
