@@ -235,6 +235,15 @@ def _solve(args) -> int:
     return _print_solved(result)
 
 
+def _shrink_checkpoint(args) -> int:
+    from catena._solver import shrink_checkpoint
+
+    kept, read = shrink_checkpoint(args.src, args.dst, args.min_nodes)
+    floor = 1 << (args.min_nodes.bit_length() - 1)           # the table records work as a power of two
+    print(f"{args.dst}: kept {kept:,} of {read:,} table entries (those of at least {floor:,} nodes)")
+    return 0
+
+
 def _solve_ray(args, pos) -> int:
     from catena import distributed
     from catena.progress import SolveProgress
@@ -343,7 +352,7 @@ def _check_args(args) -> None:
     """Refuse bad numbers before any work starts (ValueError, reported as one line)."""
     if "size" in args:
         check_size(args.size)
-    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "workers": 1, "top": 1}
+    positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "workers": 1, "top": 1, "min_nodes": 1}
     for name, minimum in positive.items():
         if name in args:
             optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum)
@@ -440,6 +449,12 @@ def main(argv=None) -> int:
     solve.add_argument("--unit-depth", type=int, default=None,
                        help="with --ray: split the tree into work units this many moves deep (default: "
                             "8 units a searcher)")
+    shrink = sub.add_parser("shrink-checkpoint",
+                            help="copy a solve's checkpoint keeping only its expensive proofs (docs/side4.md)")
+    shrink.add_argument("src", help="a checkpoint written by solve --checkpoint")
+    shrink.add_argument("dst", help="the smaller checkpoint to write, for the same solve to resume from")
+    shrink.add_argument("--min-nodes", type=int, default=1 << 20,
+                        help="keep table entries that searched at least this many nodes (default 1048576)")
     analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
     common(analysis)
     analysis.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")
@@ -469,6 +484,7 @@ def main(argv=None) -> int:
         with sigterm_as_ctrl_c():
             return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
                     "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
+                    "shrink-checkpoint": _shrink_checkpoint,
                     "gtp": gtp.main, "match": match.main}[args.command](args)
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)

@@ -13,6 +13,8 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
           window: Optional[tuple[float, float]] = None, guess: Optional[float] = None,
           checkpoint: Union[str, os.PathLike[str], None] = None,
           checkpoint_seconds: float = 300) -> SolveResult: ...
+def shrink_checkpoint(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]],
+                      min_nodes: int = ...) -> tuple[int, int]: ...
 
 UNBOUNDED: int
 THREADS_LIMIT: int

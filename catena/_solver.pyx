@@ -857,7 +857,73 @@ cdef int64_t _load_entries(Table* t, FILE* src) noexcept nogil:
             return loaded
 
 
+cdef int64_t _copy_entries(FILE* src, FILE* out, int min_work, int64_t* read) noexcept nogil:
+    """Copy the entries of ``src`` that searched at least 2^min_work nodes; how many, or -1."""
+    cdef Entry buffer[1024]
+    cdef size_t n, i, kept
+    cdef int64_t written = 0
+    read[0] = 0
+    while True:
+        n = fread(buffer, sizeof(Entry), 1024, src)
+        read[0] += n
+        kept = 0
+        for i in range(n):
+            if _work_of(buffer[i].data) >= min_work:
+                buffer[kept] = buffer[i]
+                kept += 1
+        if kept and fwrite(buffer, sizeof(Entry), kept, out) != kept:
+            return -1
+        written += kept
+        if n < 1024:
+            return written
+
+
 CHECKPOINT_MAGIC = b"catena-solver-checkpoint 1\n"
+
+
+def shrink_checkpoint(src, dst, min_nodes=1 << 20):
+    """Copy the checkpoint ``src`` to ``dst`` with only the table entries that searched at
+    least ``min_nodes`` nodes (rounded down to a power of two), and its root bounds.
+
+    A long solve's checkpoint holds every entry of at least 256 nodes (GBs for side 4);
+    the expensive proofs near the root are a small part of it.  A solve resumed from the
+    shrunk file keeps those and searches the cheap subtrees again, so the file can outlive
+    the machine (docs/side4.md).  Returns (entries kept, entries read).
+    """
+    src = _checkpoint_path(src)
+    dst = _checkpoint_path(dst)
+    min_nodes = integer(min_nodes, "min_nodes", 1)
+    with open(src, "rb") as handle:
+        magic = handle.readline()
+        header = handle.readline()
+        offset = handle.tell()
+    if magic != CHECKPOINT_MAGIC:
+        raise ValueError(f"{src} is not a catena solver checkpoint")
+    try:
+        json.loads(header)
+    except ValueError:
+        raise ValueError(f"{src}: the checkpoint header is damaged") from None
+    tmp = dst + ".tmp"
+    with open(tmp, "wb") as handle:
+        handle.write(magic + header)
+    cdef bytes src_name = os.fsencode(src), tmp_name = os.fsencode(tmp)
+    cdef FILE* source = fopen(src_name, "rb")
+    if source == NULL:
+        raise OSError(f"cannot read the checkpoint {src}")
+    cdef FILE* out = fopen(tmp_name, "ab")
+    if out == NULL:
+        fclose(source)
+        raise OSError(f"cannot write the checkpoint {tmp}")
+    cdef int min_work = _log2(min_nodes)
+    cdef int64_t kept, read = 0
+    fseek(source, offset, SEEK_SET)
+    with nogil:
+        kept = _copy_entries(source, out, min_work, &read)
+    fclose(source)
+    if fclose(out) != 0 or kept < 0:
+        raise OSError(f"cannot write the checkpoint {tmp}")
+    os.replace(tmp, dst)
+    return kept, read
 
 
 # ---------------------------------------------------------------------------
@@ -1220,10 +1286,13 @@ def _checkpoint_path(checkpoint):
     """``checkpoint`` as a str path (None stays None); TypeError for what is not a path."""
     if checkpoint is None:
         return None
-    checkpoint = os.fspath(checkpoint)
-    if not isinstance(checkpoint, str):
+    try:
+        path = os.fspath(checkpoint)
+    except TypeError:
+        path = None
+    if not isinstance(path, str):
         raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
-    return checkpoint
+    return path
 
 
 def _solve_result(lower, upper, longest, nodes, seconds, stopped_by, pv=()):

@@ -182,7 +182,7 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
     junk.write_bytes(b"not a checkpoint\n")
     with pytest.raises(ValueError, match="not a catena solver checkpoint"):
         catena.solve(Position(2), checkpoint=junk)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="checkpoint must be a path, not 3"):
         catena.solve(Position(2), checkpoint=3)
 
 
@@ -243,3 +243,62 @@ def test_command_line_checkpoint_and_window(tmp_path):
         proof.stdout + proof.stderr
     bad = run("--threads", "0")
     assert bad.returncode != 0 and "threads" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_shrunk_checkpoint_keeps_the_bounds_and_the_expensive_proofs(tmp_path):
+    """A checkpoint shrunk to its expensive entries resumes with the same bounds and value, and
+    spares work; the cheap subtrees are searched again."""
+    from catena._solver import shrink_checkpoint
+
+    pos = Position(3)
+    fresh = catena.solve(pos, tt_mb=TT_MB, threads=1)
+    path, small = tmp_path / "side3.ckpt", tmp_path / "small.ckpt"
+    first = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=fresh.nodes * 2 // 3, checkpoint=path)
+    kept, read = shrink_checkpoint(path, small, min_nodes=1 << 12)
+    assert 0 < kept < read
+    assert small.stat().st_size < path.stat().st_size
+    resumed = catena.solve(pos, tt_mb=TT_MB, threads=1, max_nodes=1, checkpoint=small)
+    assert (resumed.lower, resumed.upper) == (first.lower, first.upper)
+    full = catena.solve(pos, tt_mb=TT_MB, threads=1, checkpoint=path)
+    shrink_checkpoint(path, small, min_nodes=1 << 12)           # the finished solve's file, shrunk again
+    done = catena.solve(pos, tt_mb=TT_MB, threads=1, checkpoint=small)
+    assert done.value == full.value == fresh.value
+    assert done.nodes < fresh.nodes                             # the kept proofs spare work
+    kept_all, read_all = shrink_checkpoint(path, small, min_nodes=1)
+    assert kept_all == read_all                                 # everything kept: a plain copy
+
+
+def test_shrink_checkpoint_refuses_bad_input(tmp_path):
+    from catena._solver import shrink_checkpoint
+
+    junk = tmp_path / "junk.ckpt"
+    junk.write_bytes(b"not a checkpoint\n")
+    with pytest.raises(ValueError, match="not a catena solver checkpoint"):
+        shrink_checkpoint(junk, tmp_path / "out.ckpt")
+    assert not (tmp_path / "out.ckpt").exists()
+    path = tmp_path / "side2.ckpt"
+    catena.solve(Position(2), tt_mb=TT_MB, checkpoint=path)
+    with pytest.raises(ValueError, match="min_nodes"):
+        shrink_checkpoint(path, tmp_path / "out.ckpt", min_nodes=0)
+    with pytest.raises(TypeError, match="checkpoint must be a path"):
+        shrink_checkpoint(path, 3)
+    with pytest.raises(FileNotFoundError):
+        shrink_checkpoint(tmp_path / "missing.ckpt", tmp_path / "out.ckpt")
+
+
+def test_command_line_shrink_checkpoint(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "s3.ckpt"
+    catena.solve(Position(3), tt_mb=TT_MB, threads=1, checkpoint=path)
+    done = subprocess.run([sys.executable, "-m", "catena", "shrink-checkpoint", "s3.ckpt", "small.ckpt",
+                           "--min-nodes", "5000"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0 and "small.ckpt: kept" in done.stdout and "4,096 nodes" in done.stdout, \
+        done.stdout + done.stderr
+    resumed = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "--checkpoint", "small.ckpt"],
+                             capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert resumed.returncode == 0 and "value +10.5" in resumed.stdout, resumed.stdout + resumed.stderr
+    bad = subprocess.run([sys.executable, "-m", "catena", "shrink-checkpoint", "s3.ckpt", "x.ckpt",
+                          "--min-nodes", "0"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert bad.returncode == 2 and "min-nodes" in bad.stderr and "Traceback" not in bad.stderr
