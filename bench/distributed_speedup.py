@@ -1,7 +1,7 @@
 """Wall-time speed-up of catena.distributed.solve with 2 workers against 1, on a local Ray.
 
     python bench/distributed_speedup.py [--cells 28 30] [--per 2] [--tt-mb 256] [--depth D] [--threads K]
-                                        [--repeat N] [--check] [--only SEED ...]
+                                        [--repeat N] [--check] [--only SEED ...] [--windows]
 
 Positions come from seeded random play on side 4 until ``k`` legal cells remain (the method of
 bench/solver_side4.py, komi game, standard and square scoring).  Each is solved with 1 worker,
@@ -40,6 +40,8 @@ def main():
     parser.add_argument("--check", action="store_true", help="also solve with catena.solve and compare")
     parser.add_argument("--threads", type=int, default=1, help="search threads a unit (2: both workers on one)")
     parser.add_argument("--only", type=int, nargs="+", default=None, help="solve only the positions of these seeds")
+    parser.add_argument("--windows", action="store_true",
+                        help="also print each solve's null windows: beta, answer, seconds, answers")
     args = parser.parse_args()
     import ray
 
@@ -83,6 +85,10 @@ def main():
                 print(rows[-1], flush=True)
                 shares.append(f"{label}: " + "; ".join(f"{w} w {searcher_time(solve_stats)}"
                                                         for w in (1, 2) for _, _, solve_stats in runs[w]))
+                if args.windows:
+                    for w in (1, 2):
+                        for _, seconds, solve_stats in runs[w]:
+                            print(f"  {label} {w} w {seconds:.1f} s: {window_costs(solve_stats)}", flush=True)
     print()
     print("| position | value | depth | units | answers 1 w / 2 w | G nodes 1 w / 2 w | 1 worker s | 2 workers s "
           "| speed-up |")
@@ -94,6 +100,11 @@ def main():
     print("\n".join(shares))
     print(f"2-worker answers: {all_units}, unit seconds: median {statistics.median(all_seconds):.3f}, "
           f"mean {statistics.mean(all_seconds):.3f}, max {max(all_seconds):.2f}")
+
+
+def window_costs(stats):
+    """Each null window of a solve: ``>=beta answer seconds/answers``, in the order asked."""
+    return ", ".join(f">={w['beta']:g} {w['answer']} {w['seconds']:.1f}/{w['answers']}" for w in stats["windows"])
 
 
 def searcher_time(stats):

@@ -369,6 +369,7 @@ class _Stats:
     nodes: int = 0
     unit_seconds: list[float] = field(default_factory=list)     # of each answer
     cancelled_seconds: float = 0.0                                # searched, then cancelled
+    windows: list[dict[str, Any]] = field(default_factory=list)  # each primary null window's cost
 
 
 def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional[int] = None,
@@ -393,7 +394,9 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     and ``max_seconds`` stop early with the bounds proven so far (``stopped_by``
     "units" or "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
     lower, upper)`` is called after each answer.  ``stats``, a dict, receives
-    the counts behind docs/distributed.md's projection.
+    the counts behind docs/distributed.md's projection, and under ``windows``
+    each null window the driver asked: its ``beta`` (points), ``answer``
+    ("yes", "no", or None if stopped), ``seconds``, ``answers`` and ``nodes``.
 
     >>> solve("not a position")
     Traceback (most recent call last):
@@ -566,6 +569,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
             if searchers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2, grid)) is not None:
                 betas.append(second)
             expect_yes = _expects_yes(beta, upper, run)
+            window_start, window_units, window_nodes = time.perf_counter(), stats.units, stats.nodes
             while stopped_by is None:                        # until "value >= beta?" is answered
                 lower, upper = _bounds(plan.root, cache)
                 if lower >= beta or upper < beta:
@@ -610,6 +614,10 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                                  _points(hi_now, longest))
                 stopped_by = limit_reached()
             lower, upper = _bounds(plan.root, cache)
+            stats.windows.append(dict(beta=_points(beta, longest),
+                                      answer="yes" if lower >= beta else "no" if upper < beta else None,
+                                      seconds=time.perf_counter() - window_start,
+                                      answers=stats.units - window_units, nodes=stats.nodes - window_nodes))
             g = lower if lower >= beta else upper
             run = (max(run, 0) + 1) if lower >= beta else (min(run, 0) - 1)
     except KeyboardInterrupt:
@@ -622,7 +630,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
                          cancelled_seconds=stats.cancelled_seconds, preempted=stats.preempted, splits=stats.splits,
-                         nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), workers=cluster.workers,
+                         nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), windows=list(stats.windows),
+                         workers=cluster.workers,
                          searchers=searchers,
                          seconds=seconds)
     if lower < upper:

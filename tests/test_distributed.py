@@ -275,6 +275,11 @@ def test_side4_values_equal_solve(local_ray, game_type, scoring, cells, threads)
     got = distributed.solve(pos, workers=2, tt_mb=128, threads=threads, stats=stats)
     assert_same_result(got, expected, pos)
     assert stats["units"] >= 8 and stats["answers"] >= 1 and stats["searchers"] == 2 // threads
+    windows = stats["windows"]                 # each null window's answer agrees with the value
+    assert windows and all(w["answer"] == ("yes" if expected.lower >= w["beta"] else "no")
+                           for w in windows)
+    assert sum(w["answers"] for w in windows) == stats["answers"] and sum(w["nodes"] for w in windows) == stats["nodes"]
+    assert 0 < sum(w["seconds"] for w in windows) <= stats["seconds"]
 
 
 def test_seats_fill_one_machine_after_another():
