@@ -893,19 +893,10 @@ def shrink_checkpoint(src, dst, min_nodes=1 << 20):
     src = _checkpoint_path(src)
     dst = _checkpoint_path(dst)
     min_nodes = integer(min_nodes, "min_nodes", 1)
-    with open(src, "rb") as handle:
-        magic = handle.readline()
-        header = handle.readline()
-        offset = handle.tell()
-    if magic != CHECKPOINT_MAGIC:
-        raise ValueError(f"{src} is not a catena solver checkpoint")
-    try:
-        json.loads(header)
-    except ValueError:
-        raise ValueError(f"{src}: the checkpoint header is damaged") from None
+    header, offset = _checkpoint_header(src)
     tmp = dst + ".tmp"
     with open(tmp, "wb") as handle:
-        handle.write(magic + header)
+        handle.write(CHECKPOINT_MAGIC + json.dumps(header).encode() + b"\n")
     cdef bytes src_name = os.fsencode(src), tmp_name = os.fsencode(tmp)
     cdef FILE* source = fopen(src_name, "rb")
     if source == NULL:
@@ -1124,8 +1115,8 @@ def _root_id(pos):
     return hashlib.sha256(repr(pos._key()).encode()).hexdigest()
 
 
-def _read_checkpoint(path, pos):
-    """(byte offset of the entries, root lower, root upper) of a checkpoint for ``pos``'s game."""
+def _checkpoint_header(path):
+    """(header, byte offset of the entries) of the solver checkpoint at ``path``."""
     with open(path, "rb") as handle:
         magic = handle.readline()
         line = handle.readline()
@@ -1136,6 +1127,14 @@ def _read_checkpoint(path, pos):
         header = json.loads(line)
     except ValueError:
         raise ValueError(f"{path}: the checkpoint header is damaged") from None
+    if not isinstance(header, dict):
+        raise ValueError(f"{path}: the checkpoint header is damaged")
+    return header, offset
+
+
+def _read_checkpoint(path, pos):
+    """(byte offset of the entries, root lower, root upper) of a checkpoint for ``pos``'s game."""
+    header, offset = _checkpoint_header(path)
     mine = _variant(pos)
     theirs = {k: header.get(k) for k in mine}
     if theirs != mine:

@@ -182,6 +182,11 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
     junk.write_bytes(b"not a checkpoint\n")
     with pytest.raises(ValueError, match="not a catena solver checkpoint"):
         catena.solve(Position(2), checkpoint=junk)
+    from catena._solver import CHECKPOINT_MAGIC
+    for header in (b"{not json\n", b"[1, 2]\n"):
+        junk.write_bytes(CHECKPOINT_MAGIC + header)
+        with pytest.raises(ValueError, match="header is damaged"):
+            catena.solve(Position(2), checkpoint=junk)
     with pytest.raises(TypeError, match="checkpoint must be a path, not 3"):
         catena.solve(Position(2), checkpoint=3)
 
