@@ -8,12 +8,13 @@ loss for Black).  Black maximises, White minimises, so double placement's two
 stones in a row need no special case.
 
 The table is keyed by a solver key of the position (F4 of the rules).  The
-default, the *small key*, holds only what the future depends on: the legal
-cells, each unbounded ribbon's length, black count and the ends that still
-touch a legal cell (an end that touches none never will, R8), the turn and the
-button (and under longest ribbon the multiset of bounded ribbons).  The other
-key is the position's own (every stone's cell, each unbounded ribbon's two
-ends).  Entries hold bounds on the *future* part of the margin (the margin
+default is the position's own key (every stone's cell, each unbounded ribbon's
+two ends).  The *small key* (``_configure(small_key=True)``) holds only what the
+future depends on: the legal cells, each unbounded ribbon's length, black count
+and the ends that still touch a legal cell (an end that touches none never
+will, R8), the turn and the button (and under longest ribbon the multiset of
+bounded ribbons); it merges more positions but costs more to build than it
+saves (docs/side4.md).  Entries hold bounds on the *future* part of the margin (the margin
 minus what the bounded ribbons already give), which is what those positions
 share.  While few stones are on the board the key is made canonical over the
 board's 12 symmetries.
