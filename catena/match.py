@@ -65,16 +65,17 @@ class Opening:
 
 
 def estimate_fair_komi(size: int, scoring: str = "standard", iterations: int = 50_000, seed: int = 0) -> int:
-    """The fair komi: exact (:func:`catena.fair_komi`) on sides 1 to 3, else the komi a
-    seeded :class:`catena.MCTSPlayer` of ``iterations`` a search would choose as P1.
+    """The fair komi: exact (:func:`catena.fair_komi`) on sides 1 to 3 and on the boards
+    of ``catena.solved.PROVEN``, else the komi a seeded :class:`catena.MCTSPlayer` of
+    ``iterations`` a search would choose as P1.
 
     >>> estimate_fair_komi(3)
     10
     """
     from catena.players import MCTSPlayer
-    from catena.solved import fair_komi
+    from catena.solved import fair_komi, proven_value
 
-    if check_size(size) <= 3:
+    if check_size(size) <= 3 or proven_value(size, "komi", scoring) is not None:
         return fair_komi(size, scoring, tt_mb=16)
     return MCTSPlayer(iterations=iterations, seed=seed).choose_komi(Game(size, "komi", scoring))
 

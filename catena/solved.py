@@ -4,6 +4,9 @@ Komi only shifts the final margin (White's score gains exactly the komi), so und
 standard and square scoring one solve at komi 0 gives Black's margin at every
 komi: ``margin(k) = margin(0) - k``.  Under longest-ribbon scoring komi changes
 which ribbon is longest, so each komi is solved on its own.
+
+Sides 1 to 3 solve in a second.  Larger boards take hours, so their values come
+from ``PROVEN``, each found once by a long solve (docs/side4.md says how).
 """
 
 from __future__ import annotations
@@ -18,6 +21,37 @@ from catena._solver import solve
 from catena.effort import check_solvable
 from catena.errors import TooMuchWorkError
 from catena.results import SolveResult
+
+
+@dataclass(frozen=True)
+class ProvenValue:
+    """The value of an empty board proven once by a long solve, with its cost and one
+    principal variation (a whole game that ends with that margin)."""
+
+    value: float
+    nodes: int
+    seconds: float
+    command: str
+    pv: tuple[str, ...]
+
+
+#: (side, game type, scoring) -> the proven value of its empty board at komi 0.
+PROVEN: dict[tuple[int, str, str], ProvenValue] = {
+    (4, "komi", "standard"): ProvenValue(
+        value=9.5, nodes=62_919_798_951, seconds=7317.57,
+        command="python -m catena solve --size 4 --tt-mb 4096 --guess 9.5",
+        pv=tuple("D4 A1 A2 E3 A3 E6 D3 F7 C4 E2 A4 F5 G5 G4 C6 C5 button C1 B1 D1 G7 D7".split())),
+}
+
+
+def proven_value(size: int, game_type: str = "komi", scoring: str = "standard") -> float | None:
+    """The value of the empty board at komi 0 if ``PROVEN`` holds it, else None.
+
+    >>> proven_value(4)
+    9.5
+    """
+    entry = PROVEN.get((size, game_type, scoring))
+    return None if entry is None else entry.value
 
 
 @dataclass(frozen=True)
@@ -57,6 +91,7 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
                max_seconds: float | None = None) -> list[KomiRow]:
     """Black's result at every komi of game type "komi" on the empty board of ``size``.
 
+    A value in ``PROVEN`` is used as it is; otherwise the board is solved, and
     ``max_seconds`` bounds the time of all the solves together; running out of it
     raises TooMuchWorkError (so does a board too large to solve without a limit).
     """
@@ -74,8 +109,10 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
             winner = _winner(solved(komi).winner)
             rows.append(KomiRow(komi, None, winner, _choice(winner)))
         return rows
-    base = solved(0).value
-    assert base is not None
+    base = proven_value(size, "komi", scoring)
+    if base is None:
+        base = solved(0).value
+        assert base is not None
     for komi in range(low, high + 1):
         margin = base - komi
         winner = "black" if margin > 0 else ("white" if margin < 0 else "draw")
@@ -89,22 +126,25 @@ def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256,
     P2's colour choice the closest call, i.e. the largest komi at which Black still
     wins (one more point and White wins); 0 if White wins even at komi 0.
 
-    It solves the empty board exactly, which takes a second on side 3 and hours or
-    more from side 4 on: such sizes raise TooMuchWorkError with the estimate at once,
-    unless ``max_seconds`` allows a try (which raises the same error if it runs out).
+    Sides 1 to 3 solve the empty board in a second; side 4 (standard scoring) comes
+    from ``PROVEN`` at once.  Other boards would take hours or more: they raise
+    TooMuchWorkError with the estimate at once, unless ``max_seconds`` allows a try
+    (which raises the same error if it runs out).
 
     >>> fair_komi(2)
     2
+    >>> fair_komi(4)
+    9
     >>> fair_komi(7)
     Traceback (most recent call last):
       ...
     catena.errors.TooMuchWorkError: fair_komi(7) solves the empty side-7 board exactly, which would take ...
     """
     size = check_size(size)
-    if max_seconds is None:
+    if max_seconds is None and proven_value(size, "komi", scoring) is None:
         check_solvable(Position(size, "komi", scoring, 0),
                        what=f"fair_komi({size}) solves the empty side-{size} board exactly, which",
-                       limit_hint="sides 1 to 3 are in docs/solved.md; give max_seconds to try anyway")
+                       limit_hint="docs/solved.md has the boards solved so far; give max_seconds to try anyway")
     return _fair(komi_table(size, scoring, tt_mb, max_seconds))
 
 
@@ -167,9 +207,9 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
            "Values are Black's final score minus White's under best play from the empty board of the",
            "play phase (komi 0, the button's half point included); longest-ribbon scoring gives only",
            "the winner. Times are wall seconds on the project's 2-core machine; nodes are both",
-           "threads' (they vary from run to run with the threads' timing). Side 4 is not solved yet:",
-           "its empty board (game type komi, standard scoring) is worth +7.5 to +10.5 to Black;",
-           "[side4.md](side4.md) says how far the solver got and what the exact value would take.", ""]
+           "threads' (they vary from run to run with the threads' timing). The side-4 rows come from",
+           "`catena.solved.PROVEN`, proven once by a two-hour solve that [side4.md](side4.md)",
+           "describes; its other game types and scorings are not solved yet.", ""]
     out += ["## Value of the empty board", "",
             "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -180,6 +220,10 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
                 out.append(f"| {size} | {game_type} | {scoring} | {_signed(result.value)} | {result.winner} | "
                            f"{result.nodes:,} | {result.seconds:.2f} |")
                 done(f"side {size} {game_type} {scoring}")
+    for (size, game_type, scoring), entry in sorted(PROVEN.items()):
+        if size not in sizes:
+            out.append(f"| {size} | {game_type} | {scoring} | {entry.value:+g} | "
+                       f"{'black' if entry.value > 0 else 'white'} | {entry.nodes:,} | {entry.seconds:.2f} |")
     out += ["", "## Fair komi (game type komi)", "",
             "The fair komi is the largest komi at which Black still wins: one more point and White",
             "wins, so P2's choice is the closest call there. P2 should take Black at komi up to the",
@@ -188,12 +232,11 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
             "| --- | --- | --- | --- | --- | --- |"]
     for size in sizes:
         for scoring in ("standard", "longest", "square"):
-            rows = komi_table(size, scoring, tt_mb)
-            black = [r.komi for r in rows if r.p2_choice == "black"]
-            white = [r.komi for r in rows if r.p2_choice == "white"]
-            out.append(f"| {size} | {scoring} | {_signed(rows[0].margin)} | {_fair(rows)} | "
-                       f"{_span(black)} | {_span(white)} |")
+            out.append(_fair_komi_row(size, scoring, komi_table(size, scoring, tt_mb)))
             done(f"side {size} fair komi {scoring}")
+    for (size, game_type, scoring) in sorted(PROVEN):
+        if size not in sizes and game_type == "komi":
+            out.append(_fair_komi_row(size, scoring, komi_table(size, scoring)))
     out += ["", "## No komi: P1's black stone", "",
             "After P1's stone P2 takes the colour that wins. With the button no game is drawn, so",
             "every first stone leaves P2 a winning choice; the table says which colour and by how",
@@ -208,6 +251,13 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
             done(f"side {size} no-komi openings {scoring}")
     with open(path, "w") as handle:
         handle.write("\n".join(out) + "\n")
+
+
+def _fair_komi_row(size: int, scoring: str, rows: list[KomiRow]) -> str:
+    black = [r.komi for r in rows if r.p2_choice == "black"]
+    white = [r.komi for r in rows if r.p2_choice == "white"]
+    return (f"| {size} | {scoring} | {_signed(rows[0].margin)} | {_fair(rows)} | "
+            f"{_span(black)} | {_span(white)} |")
 
 
 def _span(komis: list[int]) -> str:

@@ -683,6 +683,36 @@ def test_fair_komi_default_table():
     assert fair_komi(2) == 2
 
 
+@pytest.mark.parametrize("key", sorted(catena.solved.PROVEN))
+def test_proven_value_holds_along_its_principal_variation(key):
+    """A value of PROVEN (hours to prove) checked where it is cheap: its principal variation is a
+    legal whole game ending at that margin, and fresh solves from the line after 8 to 14 moves
+    (21 to 9 legal cells) give the same value (docs/side4.md reports deeper fresh solves)."""
+    size, game_type, scoring = key
+    entry = catena.solved.PROVEN[key]
+    pos = Position(size, game_type, scoring, 0)
+    for ply, move in enumerate(entry.pv):
+        pos.push(move)
+        if 8 <= ply + 1 <= 14:
+            assert catena.solve(pos, tt_mb=TT_MB).value == entry.value, f"after {ply + 1} moves"
+    assert pos.is_game_over() and final_value(pos) == entry.value
+
+
+def test_fair_komi_of_a_proven_board_needs_no_solve(monkeypatch):
+    """fair_komi(4) and komi_table(4) come from PROVEN at once: no solve, no refusal; the margin is
+    the proven value minus the komi, and the fair komi the last komi with a positive margin."""
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solve() called for a proven board")
+
+    monkeypatch.setattr(catena.solved, "solve", no_solve)
+    value = catena.solved.proven_value(4, "komi", "standard")
+    assert value == catena.solved.PROVEN[4, "komi", "standard"].value
+    rows = komi_table(4)
+    assert [row.margin for row in rows] == [value - komi for komi in range(KOMI_MAX["standard"] + 1)]
+    assert fair_komi(4) == max(row.komi for row in rows if row.margin > 0) == 9
+    assert catena.solved.proven_value(4, "komi", "square") is None
+
+
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_nokomi_table_matches_brute_force(scoring):
     """nokomi_table(2): one row per symmetry class of first stones, each margin/winner the brute force's."""
