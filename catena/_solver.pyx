@@ -14,9 +14,9 @@ future depends on: the legal cells, each unbounded ribbon's length, black count
 and the ends that still touch a legal cell (an end that touches none never
 will, R8), the turn and the button (and under longest ribbon the multiset of
 bounded ribbons); it merges more positions but costs more to build than it
-saves (docs/side4.md).  Entries hold bounds on the *future* part of the margin (the margin
-minus what the bounded ribbons already give), which is what those positions
-share.  While few stones are on the board the key is made canonical over the
+saves (docs/side4.md).  Entries hold bounds on the *future* part of the margin
+(the margin minus what the bounded ribbons already give), which is what those
+positions share.  While few stones are on the board the key is made canonical over the
 board's 12 symmetries.
 
 The table is built for GB sizes: buckets of four 16-byte entries fill one cache

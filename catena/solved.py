@@ -26,12 +26,12 @@ from catena.results import SolveResult
 @dataclass(frozen=True)
 class ProvenValue:
     """The value of an empty board proven once by a long solve, with its cost and one
-    principal variation (a whole game that ends with that margin)."""
+    principal variation (a whole game that ends with that margin); the docs page of
+    its board (docs/side4.md) has the command and the run."""
 
     value: float
     nodes: int
     seconds: float
-    command: str
     pv: tuple[str, ...]
 
 
@@ -39,7 +39,6 @@ class ProvenValue:
 PROVEN: dict[tuple[int, str, str], ProvenValue] = {
     (4, "komi", "standard"): ProvenValue(
         value=9.5, nodes=62_919_798_951, seconds=7317.57,
-        command="python -m catena solve --size 4 --tt-mb 4096 --guess 9.5",
         pv=tuple("D4 A1 A2 E3 A3 E6 D3 F7 C4 E2 A4 F5 G5 G4 C6 C5 button C1 B1 D1 G7 D7".split())),
 }
 
@@ -69,6 +68,10 @@ def _winner(winner: str | None) -> str:
     """The winner of a solve that ran without limits (so it is never None)."""
     assert winner is not None
     return winner
+
+
+def _margin_winner(margin: float) -> str:
+    return "black" if margin > 0 else ("white" if margin < 0 else "draw")
 
 
 def _choice(winner: str) -> str:
@@ -115,7 +118,7 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
         assert base is not None
     for komi in range(low, high + 1):
         margin = base - komi
-        winner = "black" if margin > 0 else ("white" if margin < 0 else "draw")
+        winner = _margin_winner(margin)
         rows.append(KomiRow(komi, margin, winner, _choice(winner)))
     return rows
 
@@ -223,7 +226,7 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
     for (size, game_type, scoring), entry in sorted(PROVEN.items()):
         if size not in sizes:
             out.append(f"| {size} | {game_type} | {scoring} | {entry.value:+g} | "
-                       f"{'black' if entry.value > 0 else 'white'} | {entry.nodes:,} | {entry.seconds:.2f} |")
+                       f"{_margin_winner(entry.value)} | {entry.nodes:,} | {entry.seconds:.2f} |")
     out += ["", "## Fair komi (game type komi)", "",
             "The fair komi is the largest komi at which Black still wins: one more point and White",
             "wins, so P2's choice is the closest call there. P2 should take Black at komi up to the",
