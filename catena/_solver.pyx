@@ -123,6 +123,8 @@ cdef int g_split_ply = 0        # helper threads rotate the move order above thi
                                 # and 1 alike on side-4 positions; 0 keeps them on the root's first
                                 # move, which a null window on the empty board needs, docs/side4.md)
 cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
+cdef int g_shared_history = 0   # one set of history scores for every search on a table (its threads,
+                                # TableSolver(share=)); measured: a set each, docs/side4.md
 cdef int g_history_malus = 8    # a move tried before the cutoff loses this many times what the cutoff
                                 # move gains (measured from 1/8 to 256 times: 8 best, docs/side4.md)
 
@@ -176,7 +178,7 @@ ctypedef struct Solver:
     int halted           # the current search was dropped (stop, or a newer epoch)
     int id               # thread number, 0 for the main thread
     int64_t own_history[3 * MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
-    int64_t* history     # own_history, or shared: the main thread's, or the TableSolver's whose table it uses
+    int64_t* history     # own_history (or, _configure(shared_history=True), the main thread's or table owner's)
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
@@ -947,9 +949,10 @@ cdef class _Run:
                 raise MemoryError()
             self.sh.workers[i] = self.solvers[i]
             self.solvers[i].id = i
-            # one set of history scores, which every thread updates (a lost update is harmless):
-            # 1.2x fewer nodes than a set each (docs/side4.md)
-            self.solvers[i].history = self.solvers[0].history
+            # a set of history scores each: with the history malus a set shared by all threads
+            # followed whichever thread cut last, elsewhere in the tree (docs/side4.md)
+            if g_shared_history:
+                self.solvers[i].history = self.solvers[0].history
         self.sh.nthreads = threads
 
     def __dealloc__(self):
@@ -1062,17 +1065,20 @@ cdef class _Run:
 
 
 def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
-               near_max=None, near_mb=None, split_ply=None, history_malus=None):
+               near_max=None, near_mb=None, split_ply=None, history_malus=None, shared_history=None):
     """Switch the search's techniques for measurements (bench/); returns the old settings."""
     global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
-    global g_near_mb, g_history_malus
+    global g_near_mb, g_history_malus, g_shared_history
     old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
                margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
-               near_mb=g_near_mb, split_ply=g_split_ply, history_malus=g_history_malus)
+               near_mb=g_near_mb, split_ply=g_split_ply, history_malus=g_history_malus,
+               shared_history=bool(g_shared_history))
     if split_ply is not None:
         g_split_ply = int(split_ply)
     if history_malus is not None:
         g_history_malus = int(history_malus)
+    if shared_history is not None:
+        g_shared_history = int(bool(shared_history))
     if near_max is not None:
         g_near_max = int(near_max)
     if near_mb is not None:
@@ -1429,9 +1435,12 @@ cdef class TableSolver:
     Unlike the threads of one solve (ABDADA), they do not defer children the
     others are searching: on different positions that only spoils each one's
     move order (the 29 siblings of a side-4 position, two solvers: 1.25x more
-    nodes).  They share the move-ordering history, so each learns from every
-    unit, but each has its own near-leaf table, which two writers thrash (with
-    both: 229-309 M nodes for those siblings against 445-460 M).
+    nodes).  Each keeps its own near-leaf table, which two writers thrash, and
+    its own history scores (as each thread of a solve does): one set for two
+    searches at once let each one's move order follow the other's cutoffs,
+    elsewhere in the tree (two workers of a distributed solve of a 30-cell
+    side-4 position: 22-31 s with one set, 13-24 s with a set each;
+    docs/distributed.md).
 
     >>> import catena
     >>> solver = TableSolver(tt_mb=1)
@@ -1471,7 +1480,8 @@ cdef class TableSolver:
             self.owner = (<TableSolver>share)._home()
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
-            self.s.history = self.owner.s.history      # each learns from every unit (lost updates harmless)
+            if g_shared_history:
+                self.s.history = self.owner.s.history
             if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
                 raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
         else:
@@ -1479,7 +1489,7 @@ cdef class TableSolver:
                 raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
             if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
                 raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-        for i in range(1, self.threads):               # one set of history scores, as in catena.solve
+        for i in range(1, self.threads if g_shared_history else 1):    # a set each, as in catena.solve
             (<Solver*>self.sh.workers[i]).history = self.s.history
 
     cdef TableSolver _home(self):

@@ -216,7 +216,8 @@ def test_big_table_with_near_leaf_table(values):
 
 
 @pytest.mark.parametrize("setting", [{"small_key": True}, {"margin_bound": True}, {"probe_min": 4},
-                                     {"near_max": -1}, {"huge_pages": False}, {"history_malus": 0}])
+                                     {"near_max": -1}, {"huge_pages": False}, {"history_malus": 0},
+                                     {"shared_history": True}])
 def test_switched_techniques_keep_values(values, setting):
     """The techniques measured in docs/side4.md and switched off (or on) by default stay exact."""
     old = catena._solver._configure(**setting)
