@@ -407,7 +407,8 @@ def test_second_window_is_the_next_distinct_question():
     assert distributed._second_window(0, grid=odd, **unbounded) == 2      # v >= 0 is v >= 1; next v >= 3
     assert distributed._second_window(1, grid=odd, **unbounded) == 2
     assert distributed._second_window(4, grid=(2, 0), **unbounded) == 5   # even values: v >= 4, then v >= 6
-    assert distributed._second_window(9, -inf, 9, 0, -inf, inf, odd) == 7
+    assert distributed._second_window(9, -inf, 11, -1, -inf, inf, odd) == 7  # after a "no": below
+    assert distributed._second_window(9, -inf, 9, -1, -inf, inf, odd) is None  # v = 9 expected: all asked
     assert distributed._second_window(0, grid=whole, **unbounded) == 1
     assert distributed._second_window(3, 1, 3, 0, -inf, inf, odd) is None  # decides it all
     assert distributed._second_window(0, -inf, inf, 0, 0, 0, odd) is None  # past the window
@@ -416,6 +417,16 @@ def test_second_window_is_the_next_distinct_question():
     assert distributed._second_window(3, 1, inf, 1, -inf, inf, odd) == 4
     assert distributed._second_window(3, 1, inf, 3, -inf, inf, odd) == 7
     assert distributed._second_window(171, 1, 341, -1, -inf, inf, odd) == 85
+
+
+def test_the_bet_is_the_last_answer_or_the_fail_soft_bound():
+    inf = distributed.INF
+    assert distributed._expects_yes(0, inf, 0)          # the first window
+    assert distributed._expects_yes(5, inf, 2)          # rising: again "yes"
+    assert not distributed._expects_yes(5, 9, -1)       # falling: again "no"
+    # beta at the upper bound a "no" just proved asks whether the value is that bound: MTD(f)'s
+    # usual last window, which 32@32001 answers "yes" (docs/distributed.md)
+    assert distributed._expects_yes(9, 9, -1)
 
 
 def test_work_is_queued_needed_first():
