@@ -1489,8 +1489,9 @@ cdef class TableSolver:
                 raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
             if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
                 raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-        for i in range(1, self.threads if g_shared_history else 1):    # a set each, as in catena.solve
-            (<Solver*>self.sh.workers[i]).history = self.s.history
+        if g_shared_history:                           # else a set each, as in catena.solve
+            for i in range(1, self.threads):
+                (<Solver*>self.sh.workers[i]).history = self.s.history
 
     cdef TableSolver _home(self):
         """The solver that owns the tables this one searches with."""

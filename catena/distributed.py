@@ -485,8 +485,8 @@ def _expects_yes(beta: int, upper: int, run: int) -> bool:
     """The answer to "value >= beta?" the driver bets on: the last answer's again (``run``'s sign),
     a first one "yes", and "yes" when beta is the upper bound: MTD(f) then asks whether the value
     is the fail-soft bound a "no" just gave, usually its last window.  Betting "no" there made
-    32@32001's two workers search every root child side by side for 28-58 s where the first
-    child's "yes" takes one worker 35-40 s (docs/distributed.md)."""
+    32@32001's two workers search every root child side by side for 28-58 s where one worker
+    answers it in 35-40 s (docs/distributed.md)."""
     return beta == upper or run >= 0
 
 
