@@ -178,7 +178,7 @@ ctypedef struct Solver:
     int halted           # the current search was dropped (stop, or a newer epoch)
     int id               # thread number, 0 for the main thread
     int64_t own_history[3 * MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
-    int64_t* history     # own_history (or, _configure(shared_history=True), the main thread's or table owner's)
+    int64_t* history     # own_history, or with _configure(shared_history=True) the main thread's or owner's
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
