@@ -103,16 +103,21 @@ def main():
 
 
 def window_costs(stats):
-    """Each null window of a solve: ``>=beta answer seconds/answers``, in the order asked."""
-    return ", ".join(f">={w['beta']:g} {w['answer']} {w['seconds']:.1f}/{w['answers']}" for w in stats["windows"])
+    """Each null window of a solve: ``>=beta answer seconds/answers (cancelled seconds)``, in the order
+    asked."""
+    return ", ".join(f">={w['beta']:g} {w['answer']} {w['seconds']:.1f}/{w['answers']} ({w['cancelled_seconds']:.1f})"
+                     for w in stats["windows"])
 
 
 def searcher_time(stats):
     """Shares of the searchers' wall time: searching units that answered, searching units that were
-    then cancelled, and idle (waiting for the driver, or for want of work)."""
+    then cancelled (by why: a cutoff, a split, or needed work preempting speculation), and idle
+    (waiting for the driver, or for want of work)."""
     total = stats["searchers"] * stats["seconds"]
     answered, cancelled = sum(stats["unit_seconds"]), stats["cancelled_seconds"]
-    return f"{answered / total:.0%} / {cancelled / total:.0%} / {1 - (answered + cancelled) / total:.0%}"
+    why = ", ".join(f"{reason} {seconds / total:.0%}" for reason, seconds in sorted(stats["cancelled_by"].items()))
+    return (f"{answered / total:.0%} / {cancelled / total:.0%} ({why}) / "
+            f"{1 - (answered + cancelled) / total:.0%}")
 
 
 if __name__ == "__main__":

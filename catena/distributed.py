@@ -369,6 +369,7 @@ class _Stats:
     nodes: int = 0
     unit_seconds: list[float] = field(default_factory=list)     # of each answer
     cancelled_seconds: float = 0.0                                # searched, then cancelled
+    cancelled_by: dict[str, float] = field(default_factory=dict)  # those seconds by why: cutoff, split, preempt
     windows: list[dict[str, Any]] = field(default_factory=list)  # each primary null window's cost
 
 
@@ -394,9 +395,11 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     and ``max_seconds`` stop early with the bounds proven so far (``stopped_by``
     "units" or "seconds"), as does Ctrl-C ("interrupt").  ``progress(nodes, seconds,
     lower, upper)`` is called after each answer.  ``stats``, a dict, receives
-    the counts behind docs/distributed.md's projection, and under ``windows``
-    each null window the driver asked: its ``beta`` (points), ``answer``
-    ("yes", "no", or None if stopped), ``seconds``, ``answers`` and ``nodes``.
+    the counts behind docs/distributed.md's projection, the seconds searched on
+    units then cancelled by why (``cancelled_by``: "cutoff", "split" or
+    "preempt"), and under ``windows`` each null window the driver asked: its
+    ``beta`` (points), ``answer`` ("yes", "no", or None if stopped),
+    ``seconds``, ``answers``, ``nodes`` and ``cancelled_seconds``.
 
     >>> solve("not a position")
     Traceback (most recent call last):
@@ -520,7 +523,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     stats = _Stats()
     stopped_by: Optional[str] = None
     inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, searcher, start)
-    cancelled: set[Any] = set()
+    cancelled: dict[Any, str] = {}                            # ref -> why it was cancelled
     home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
     idle = set(range(searchers))
     last_save = time.perf_counter()
@@ -528,12 +531,14 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     def answer(ref) -> None:
         key, _, searcher, began = inflight.pop(ref)
         idle.add(searcher)
-        cancelled.discard(ref)
+        why = cancelled.pop(ref, None)
         try:
             lower, upper, nodes = ray.get(ref)
         except ray.exceptions.TaskCancelledError:
+            seconds = time.perf_counter() - began
             stats.cancelled += 1
-            stats.cancelled_seconds += time.perf_counter() - began
+            stats.cancelled_seconds += seconds
+            stats.cancelled_by[why] = stats.cancelled_by.get(why, 0.0) + seconds
             return
         bounds = cache.setdefault(key, [-INF, INF])
         bounds[0], bounds[1] = max(bounds[0], lower), min(bounds[1], upper)
@@ -547,11 +552,11 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
             _write_checkpoint(checkpoint, pos, cache, plan.depth)
             last_save = time.perf_counter()
 
-    def cancel(keep: set[tuple[int, int]]) -> None:
+    def cancel(keep: set[tuple[int, int]], why: str = "cutoff") -> None:
         for ref, (key, beta, _, _) in list(inflight.items()):
             if (key, beta) not in keep and ref not in cancelled:
                 ray.cancel(ref)
-                cancelled.add(ref)
+                cancelled[ref] = why
 
     def limit_reached() -> Optional[str]:
         if max_units is not None and stats.units >= max_units:
@@ -573,6 +578,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                 betas.append(second)
             expect_yes = _expects_yes(beta, upper, run)
             window_start, window_units, window_nodes = time.perf_counter(), stats.units, stats.nodes
+            window_cancelled = stats.cancelled_seconds
             while stopped_by is None:                        # until "value >= beta?" is answered
                 lower, upper = _bounds(plan.root, cache)
                 if lower >= beta or upper < beta:
@@ -594,7 +600,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                 waiting = sum(1 for item in queue if ranks[item] == 0) - len(cancelled)
                 for ref in _most_speculative(inflight, cancelled, ranks, waiting):
                     ray.cancel(ref)                         # needed work waits: stop a speculation for it
-                    cancelled.add(ref)
+                    cancelled[ref] = "preempt"
                     stats.preempted += 1
                 speculating = any(ranks.get((key, b), 0) > 0 for ref, (key, b, _, _) in inflight.items()
                                   if ref not in cancelled)
@@ -602,7 +608,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                 if idle or (speculating and waiting <= 0):   # a searcher free, or only speculating
                     slowest, wait = _split_due(inflight, cancelled, plan, ranks, None if idle else expect_yes)
                 if slowest is not None:
-                    cancel({item for item in ranks if item[0] != slowest})    # frees a solver for the order
+                    cancel({item for item in ranks if item[0] != slowest}, "split")   # frees a solver for the order
                     _split(plan, pos, slowest, functools.partial(_learnt_order, ray, actors[home[slowest]]))
                     stats.splits += 1
                     continue
@@ -620,7 +626,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
             stats.windows.append(dict(beta=_points(beta, longest),
                                       answer="yes" if lower >= beta else "no" if upper < beta else None,
                                       seconds=time.perf_counter() - window_start,
-                                      answers=stats.units - window_units, nodes=stats.nodes - window_nodes))
+                                      answers=stats.units - window_units, nodes=stats.nodes - window_nodes,
+                                      cancelled_seconds=stats.cancelled_seconds - window_cancelled))
             g = lower if lower >= beta else upper
             run = (max(run, 0) + 1) if lower >= beta else (min(run, 0) - 1)
     except KeyboardInterrupt:
@@ -632,7 +639,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     seconds = time.perf_counter() - start
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
-                         cancelled_seconds=stats.cancelled_seconds, preempted=stats.preempted, splits=stats.splits,
+                         cancelled_seconds=stats.cancelled_seconds, cancelled_by=dict(stats.cancelled_by),
+                         preempted=stats.preempted, splits=stats.splits,
                          nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), windows=list(stats.windows),
                          workers=cluster.workers,
                          searchers=searchers,
@@ -652,7 +660,7 @@ def _work_queue(ranks: dict[tuple[int, int], int], busy: set[tuple[int, int]]) -
     return [item for item in sorted(ranks, key=ranks.__getitem__) if item not in busy]   # stable
 
 
-def _most_speculative(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any],
+def _most_speculative(inflight: dict[Any, tuple[int, int, int, float]], cancelled: dict[Any, str],
                       ranks: dict[tuple[int, int], int], count: int) -> list[Any]:
     """Up to ``count`` running searches of speculative units (rank > 0), the most speculative first,
     the youngest of a rank first: the ones to stop for needed work."""
@@ -670,7 +678,7 @@ def _learnt_order(ray, actor, moves: tuple[int, ...]) -> Optional[list[int]]:
         return None
 
 
-def _split_due(inflight: dict[Any, tuple[int, int, int, float]], cancelled: set[Any], plan: WorkPlan,
+def _split_due(inflight: dict[Any, tuple[int, int, int, float]], cancelled: dict[Any, str], plan: WorkPlan,
                ranks: dict[tuple[int, int], int], expect_yes: Optional[bool]) -> tuple[Optional[int], float]:
     """(unit, 0) to split now, else (None, seconds until one is due, at most half a second).
 

@@ -386,6 +386,10 @@ def test_values_hold_when_units_are_split(local_ray, monkeypatch, game_type, sco
     busy = sum(stats["unit_seconds"]) + stats["cancelled_seconds"]
     assert (stats["cancelled_seconds"] > 0) == (stats["cancelled"] > 0)
     assert 0 < busy <= stats["searchers"] * stats["seconds"]
+    # Every cancelled second has one reason, and the windows share them out.
+    assert set(stats["cancelled_by"]) <= {"cutoff", "split", "preempt"}
+    assert sum(stats["cancelled_by"].values()) == pytest.approx(stats["cancelled_seconds"])
+    assert sum(w["cancelled_seconds"] for w in stats["windows"]) == pytest.approx(stats["cancelled_seconds"])
 
 
 def test_value_grid_holds_for_solved_values():
