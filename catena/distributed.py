@@ -368,9 +368,12 @@ class _Stats:
     splits: int = 0
     nodes: int = 0
     unit_seconds: list[float] = field(default_factory=list)     # of each answer
-    cancelled_seconds: float = 0.0                                # searched, then cancelled
-    cancelled_by: dict[str, float] = field(default_factory=dict)  # those seconds by why: cutoff, split, preempt
+    cancelled_by: dict[str, float] = field(default_factory=dict)  # seconds searched, then cancelled, by why
     windows: list[dict[str, Any]] = field(default_factory=list)  # each primary null window's cost
+
+    @property
+    def cancelled_seconds(self) -> float:
+        return sum(self.cancelled_by.values())
 
 
 def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional[int] = None,
@@ -535,10 +538,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
         try:
             lower, upper, nodes = ray.get(ref)
         except ray.exceptions.TaskCancelledError:
-            seconds = time.perf_counter() - began
             stats.cancelled += 1
-            stats.cancelled_seconds += seconds
-            stats.cancelled_by[why] = stats.cancelled_by.get(why, 0.0) + seconds
+            stats.cancelled_by[why] = stats.cancelled_by.get(why, 0.0) + time.perf_counter() - began
             return
         bounds = cache.setdefault(key, [-INF, INF])
         bounds[0], bounds[1] = max(bounds[0], lower), min(bounds[1], upper)
