@@ -445,9 +445,13 @@ def test_work_is_queued_needed_first():
 def test_speculation_makes_way_for_needed_work():
     inflight = {"a": (11, 3, 0, 10.0), "b": (12, 3, 1, 11.0), "c": (14, 5, 2, 9.0), "d": (15, 5, 3, 12.0)}
     ranks = {(11, 3): 0, (12, 3): 1, (14, 5): 1, (15, 5): 2}
-    assert distributed._most_speculative(inflight, set(), ranks, 2) == ["d", "b"]   # most speculative, youngest
-    assert distributed._most_speculative(inflight, {"d"}, ranks, 5) == ["b", "c"]   # never a needed one
-    assert distributed._most_speculative(inflight, set(), ranks, 0) == []
+    assert distributed._most_speculative(inflight, set(), ranks, 2, 1) == ["d", "b"]   # most speculative, youngest
+    assert distributed._most_speculative(inflight, {"d"}, ranks, 5, 1) == ["b", "c"]   # never a needed one
+    assert distributed._most_speculative(inflight, set(), ranks, 0, 1) == []
+    # Half the searchers may go on speculating: of four, two (one needed, three speculating).
+    assert distributed._most_speculative(inflight, set(), ranks, 5, 4) == ["d"]
+    assert distributed._most_speculative(inflight, {"d"}, ranks, 5, 4) == []
+    assert distributed._most_speculative({"b": inflight["b"]}, set(), ranks, 1, 2) == []   # two: one may
 
 
 def test_the_unit_to_split_is_the_longest_needed_one(monkeypatch):
