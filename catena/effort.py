@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 NODES_AT_14 = 2_700          # median solver nodes at 14 legal cells (docs/side4.md)
 GROWTH = 1.85                # work factor per extra legal cell
-NODES_PER_SECOND = 3e6       # solver speed on small boards (README benchmark table)
+NODES_PER_SECOND = 3e6       # solver speed on small boards (docs/benchmarks.md)
 REFUSE_SECONDS = 600.0       # without a limit, refuse a solve estimated to run longer
 
 

@@ -5,8 +5,8 @@ Build it from the repository root, after building the core in place
 
     python3 -m sphinx -W -b html docs docs/_build/html
 
-The pages are the Markdown files of ``docs/`` (read by MyST), the README's
-sections, and an API reference made by autodoc from the docstrings.
+The pages are the Markdown files of ``docs/`` (read by MyST) and an API
+reference made by autodoc from the docstrings.
 """
 
 import os
@@ -25,8 +25,6 @@ exclude_patterns = ["_build"]
 root_doc = "index"
 
 myst_heading_anchors = 3
-# the README's benchmark section starts at a third-level heading inside the page
-suppress_warnings = ["myst.header"]
 
 autodoc_default_options = {"members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"

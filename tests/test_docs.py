@@ -30,6 +30,13 @@ def test_readme_examples():
     assert result.attempted >= 10
 
 
+def test_user_guide_examples():
+    result = doctest.testfile(str(ROOT / "docs" / "guide.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    assert result.attempted >= 40
+
+
 def test_tutorial_examples():
     result = doctest.testfile(str(ROOT / "docs" / "tutorial.md"), module_relative=False,
                               optionflags=doctest.ELLIPSIS)

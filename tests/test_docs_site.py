@@ -15,7 +15,8 @@ def test_sphinx_build_without_warnings(tmp_path):
                            str(ROOT / "docs"), str(out)],
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    for page in ("index", "tutorial", "overview", "rules", "records", "solved", "benchmarks", "api"):
+    for page in ("index", "tutorial", "guide", "architecture", "rules", "records", "solved", "benchmarks", "search",
+                 "api"):
         assert (out / f"{page}.html").exists(), page
     api = (out / "api.html").read_text()
     for name in ("catena.Position", "catena.analyse", "catena.Analysis", "catena.solve", "catena.svg",
