@@ -204,3 +204,37 @@ def test_two_tabs_are_two_games(server, browser):
 
     state = httpx2.get(f"{server}api/games/{first}", timeout=30).json()
     assert [m["value"] for m in state["moves"]][2] == "A1" and len(state["moves"]) == 4
+
+
+def test_the_new_game_form_and_the_setup(server, browser):
+    """A game set up by the form: the engine as P1 bids the komi, the person picks a colour with
+    a button; then a no-komi game where the person places P1's stone by clicking it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    start(browser, server + "?size=3&komi=0&colour=black&iterations=300&seed=5")
+    Select(browser.find_element(By.ID, "size")).select_by_visible_text("3")
+    Select(browser.find_element(By.ID, "you")).select_by_value("P2")
+    for field in ("komi", "stone"):
+        browser.find_element(By.ID, field).clear()
+    Select(browser.find_element(By.ID, "colour")).select_by_value("")
+    browser.find_element(By.ID, "start").click()
+    colour_buttons = browser.find_element(By.ID, "colour-choice")
+    wait_for(browser, colour_buttons.is_displayed, "the colour choice")
+    assert [e.text for e in moves(browser)][0].endswith("(P1, the engine)")
+    assert "choose your colour" in text(browser, "status")
+    browser.find_element(By.ID, "colour-white").click()
+    wait_for(browser, lambda: len(moves(browser)) == 3, "Black's first move, by the engine")
+    assert text(browser, "status").startswith("Your move: white to move")
+    assert not colour_buttons.is_displayed()
+
+    Select(browser.find_element(By.ID, "game-type")).select_by_value("nokomi")
+    Select(browser.find_element(By.ID, "you")).select_by_value("P1")
+    browser.find_element(By.ID, "start").click()
+    wait_for(browser, lambda: "place the first black stone" in text(browser, "status"), "P1's stone")
+    assert moves(browser) == []
+    click_cell(browser, "C3")
+    wait_for(browser, lambda: "Your move" in text(browser, "status"), "the engine's colour choice")
+    assert [e.get_attribute("data-kind") for e in moves(browser)][:2] == ["move", "colour"]
+    assert stones(browser)["C3"] == "black"
+    assert "game_type=nokomi" in browser.current_url               # the address repeats the game
