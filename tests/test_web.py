@@ -213,7 +213,9 @@ def test_hint_in_the_play_phase_and_in_the_setup(client):
 def test_the_end_of_a_game_says_who_won(client):
     state = post(client, new(client, size=1, komi=0, colour="black"), "move", move="A1")
     assert state["result"] == {"text": "P1 (black) wins: black 1, white 0.5", "winner": "P1", "you_win": True}
-    assert state["status"].startswith("Game over: P1 (black) wins") and "you win" in state["status"]
+    assert state["status"] == "Game over: P1 (black) wins: black 1, white 0.5; you win. Claimed: A1 claimed by black."
+    assert state["claims"] == ["A1 claimed by black"]
+    assert state["moves"][-1]["text"] == "A1 (black, you): A1 claimed by black"
     assert state["to_act"] is None and not state["engine_to_act"]
 
 
