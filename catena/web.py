@@ -293,15 +293,15 @@ class WebGame:
             if phase == "komi":
                 assert isinstance(game, Game)
                 komi = await run_in_threadpool(self.engine.choose_komi, game)
-                return {"advice": f"komi {komi}: the engine rates it the closest call for the colour choice"}
+                return {"advice": f"komi {komi} (it rates that the closest call for the colour choice)"}
             if phase == "colour":
                 assert isinstance(game, Game)
                 colour = await run_in_threadpool(self.engine.choose_colour, game)
-                return {"advice": f"play {colour}: the colour the engine rates higher at komi {game.komi}"}
+                return {"advice": f"{colour} (the colour it rates higher at komi {game.komi})"}
             assert game.position is not None
             if phase == "first_stone":
                 stone = await run_in_threadpool(self.engine.choose_move, game.position.copy())
-                return {"advice": f"{stone}: the stone the engine rates nearest an even game"}
+                return {"advice": f"{stone} (the stone it rates nearest an even game for the colour choice)"}
             return await run_in_threadpool(self._analysis, game.position.copy())
         finally:
             self.busy = None

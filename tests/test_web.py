@@ -210,6 +210,17 @@ def test_hint_in_the_play_phase_and_in_the_setup(client):
     assert over["phase"] == "over" and "game is over" in post(client, over, "hint", 400)["error"]
 
 
+def test_taking_the_button(client):
+    state = new(client, size=3, komi=0, colour="black")
+    assert state["can_take_button"]
+    state = post(client, state, "move", move="button")
+    assert state["moves"][-1]["text"] == "button (black, you)" and not state["can_take_button"]
+    state = post(client, state, "engine")
+    assert "button: black" in state["status"] and not state["can_take_button"]
+    assert "illegal" in post(client, state, "move", 400, move="button")["error"]
+    assert not new(client, size=3, game_type="double", colour="black")["can_take_button"]
+
+
 def test_the_end_of_a_game_says_who_won(client):
     state = post(client, new(client, size=1, komi=0, colour="black"), "move", move="A1")
     assert state["result"] == {"text": "P1 (black) wins: black 1, white 0.5", "winner": "P1", "you_win": True}
