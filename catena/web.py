@@ -733,6 +733,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = True) 
         server.run(sockets=[sock])
     finally:
         sock.close()
+    # uvicorn raises the signal that stopped it again once it has shut down, which ends in
+    # KeyboardInterrupt, unless SIGINT was ignored (a job started in the background): say it here
+    raise KeyboardInterrupt
 
 
 def _open_when_started(server: Any, url: str) -> None:
