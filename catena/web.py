@@ -613,7 +613,12 @@ def _json_endpoint(handler: Handler, status: int = 200) -> Callable[[Request], A
 
 
 async def _body(request: Request) -> Dict[str, Any]:
-    """The request's JSON object (an empty body is an empty object)."""
+    """The request's JSON object (an empty body is an empty object).
+
+    Every action must say it sends JSON: a page of another site can post a form to
+    this server, but not with that type unless the server allows it, which it never does."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise ValueError("an action's request must send JSON (Content-Type: application/json)")
     raw = await request.body()
     if not raw.strip():
         return {}

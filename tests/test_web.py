@@ -173,8 +173,12 @@ def test_bad_new_game_fields_are_refused(client):
         assert response.status_code == 400, fields
         assert words in response.json()["error"], (fields, response.json())
     for body in (b"not json", b"[1, 2]"):
-        response = client.post("/api/games", content=body)
+        response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
         assert response.status_code == 400 and "JSON" in response.json()["error"]
+    # a form another site's page could post here, without asking first: refused
+    for body, kind in ((b'{"size": 2}', "text/plain"), (b"size=2", "application/x-www-form-urlencoded"), (b"", None)):
+        response = client.post("/api/games", content=body, headers={"Content-Type": kind} if kind else {})
+        assert response.status_code == 400 and "Content-Type: application/json" in response.json()["error"]
     assert client.get("/api/games/nosuchgame").status_code == 404
     assert "no game" in client.post("/api/games/nosuchgame/move", json={"move": "A1"}).json()["error"]
 
@@ -305,13 +309,13 @@ def test_the_engine_thinks_off_the_event_loop(monkeypatch):
         async with httpx2.AsyncClient(transport=transport, base_url="http://catena") as http:
             slow = (await http.post("/api/games", json={"size": 3, "you": "P2"})).json()
             other = (await http.post("/api/games", json={"size": 2})).json()
-            thinking = asyncio.ensure_future(http.post(f"/api/games/{slow['id']}/engine"))
+            thinking = asyncio.ensure_future(http.post(f"/api/games/{slow['id']}/engine", json={}))
             for _ in range(1000):                        # until the engine is at work
                 await asyncio.sleep(0.01)
                 if (await http.get(f"/api/games/{slow['id']}")).json()["busy"] == "thinking":
                     break
             answered = await http.post(f"/api/games/{other['id']}/komi", json={"komi": 1})
-            refused = await http.post(f"/api/games/{slow['id']}/undo")
+            refused = await http.post(f"/api/games/{slow['id']}/undo", json={})
             assert not thinking.done()
             word.set()
             return answered, refused, await thinking
