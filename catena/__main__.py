@@ -348,6 +348,20 @@ def _bench(args) -> int:
     return 0
 
 
+def _serve(args) -> int:
+    try:
+        from catena.web import serve
+    except ImportError as exc:
+        print(f'catena: serve needs Starlette and uvicorn: pip install "catena[web]" ({exc})', file=sys.stderr)
+        return 2
+    try:
+        serve(args.host, args.port, open_browser=not args.no_open)
+    except KeyboardInterrupt:
+        print("stopped by Ctrl-C")
+        return 130
+    return 0
+
+
 def _check_args(args) -> None:
     """Refuse bad numbers before any work starts (ValueError, reported as one line)."""
     if "size" in args:
@@ -477,6 +491,12 @@ def main(argv=None) -> int:
     bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
     gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
     match.add_arguments(sub.add_parser("match", help="two engines over an opening suite: Elo and SPRT"))
+    serve = sub.add_parser("serve", help='a web page to play against the engine and analyse (pip install '
+                                         '"catena[web]")')
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
+    serve.add_argument("--no-open", action="store_true", help="do not open the page in a web browser")
 
     args = parser.parse_args(argv)
     try:
@@ -485,7 +505,7 @@ def main(argv=None) -> int:
             return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
                     "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
                     "shrink-checkpoint": _shrink_checkpoint,
-                    "gtp": gtp.main, "match": match.main}[args.command](args)
+                    "gtp": gtp.main, "match": match.main, "serve": _serve}[args.command](args)
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2

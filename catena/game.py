@@ -258,6 +258,16 @@ class Game:
         assert result is not None
         return result
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG (the empty board before the komi), so a game draws itself in Jupyter.
+
+        >>> Game(size=2)._repr_svg_().startswith("<svg")
+        True
+        """
+        from catena.svg import svg
+
+        return str(svg(self))
+
     def __repr__(self) -> str:
         return (f"<Game size={self.size} game_type={self.game_type!r} scoring={self.scoring!r} "
                 f"phase={self.phase!r} komi={self.komi}>")

@@ -25,3 +25,4 @@ def test_sphinx_build_without_warnings(tmp_path):
     assert "&gt;&gt;&gt;" in api                                    # the docstrings' examples
     assert "instructions/placement" in (out / "benchmarks.html").read_text()
     assert (out / "_images" / "analysis.svg").exists()
+    assert (out / "_images" / "serve.png").exists() and 'href="serve.html"' in (out / "index.html").read_text()

@@ -153,6 +153,23 @@ def test_repr_svg():
     parse(board._repr_svg_())
 
 
+def test_a_game_draws_itself_in_a_notebook():
+    """IPython's display machinery (what a notebook uses) renders a Game as its board's SVG,
+    the empty board before the komi and the position's stones after."""
+    from IPython.core.formatters import DisplayFormatter
+
+    game = catena.Game(size=3)
+    data, _ = DisplayFormatter().format(game)
+    assert data["image/svg+xml"] == str(svg(game)) and stones(parse(data["image/svg+xml"])) == {}
+    game.choose_komi(2)
+    game.choose_colour("white")
+    game.push("B2")
+    game.push("D4")
+    data, _ = DisplayFormatter().format(game)
+    assert data["image/svg+xml"] == game._repr_svg_() == str(svg(game.position))
+    assert stones(parse(data["image/svg+xml"])) == {"B2": "black", "D4": "white"}
+
+
 @pytest.mark.parametrize("kwargs, error", [
     ({"size": "300"}, TypeError), ({"size": 300.0}, TypeError), ({"size": True}, TypeError),
     ({"size": 0}, ValueError), ({"size": -5}, ValueError),
