@@ -37,6 +37,7 @@ value does not depend on the number of threads.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
+from libc.errno cimport errno, EIO
 from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
 
 from catena._common cimport NO_MOVE, mix64, monotonic_seconds
@@ -49,13 +50,16 @@ from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONG
 import functools
 import hashlib
 import inspect
-import json
 import math
 import os
 import threading
 import time
+import warnings
 
+from catena.checkpoint import (check_writable, checked_bound, checkpoint_path, header_line, read_header,
+                               replacing)
 from catena.effort import check_solvable
+from catena.errors import CheckpointError, CheckpointWarning
 from catena._interrupt import run_interruptibly
 from catena.results import SolveFocus, SolveResult
 from catena._validate import integer, optional_integer, optional_real, real
@@ -881,42 +885,53 @@ cdef int64_t _copy_entries(FILE* src, FILE* out, int min_work, int64_t* read) no
             return written
 
 
-CHECKPOINT_MAGIC = b"catena-solver-checkpoint 1\n"
+CHECKPOINT_MAGIC = b"catena-solver-checkpoint 2\n"
+LEGACY_MAGIC = b"catena-solver-checkpoint 1\n"     # before header checksums: its root bounds are not used
 
 
 def shrink_checkpoint(src, dst, min_nodes=1 << 20):
     """Copy the checkpoint ``src`` to ``dst`` with only the table entries that searched at
-    least ``min_nodes`` nodes (rounded down to a power of two), and its root bounds.
+    least ``min_nodes`` nodes (rounded down to a power of two; 1 to 2**62), and its root bounds.
 
     A long solve's checkpoint holds every entry of at least 256 nodes (GBs for side 4);
     the expensive proofs near the root are a small part of it.  A solve resumed from the
     shrunk file keeps those and searches the cheap subtrees again, so the file can outlive
-    the machine (docs/side4.md).  Returns (entries kept, entries read).
+    the machine (docs/side4.md).  ``dst`` is written as a solve writes its checkpoint
+    (catena.checkpoint: checked first, a temporary file of its own, renamed when complete),
+    so it may be ``src`` itself.  Returns (entries kept, entries read).
     """
-    src = _checkpoint_path(src)
-    dst = _checkpoint_path(dst)
-    min_nodes = integer(min_nodes, "min_nodes", 1)
+    src = checkpoint_path(src)
+    dst = checkpoint_path(dst)
+    min_nodes = integer(min_nodes, "min_nodes", 1, 1 << 62)
     header, offset = _checkpoint_header(src)
-    tmp = dst + ".tmp"
-    with open(tmp, "wb") as handle:
-        handle.write(CHECKPOINT_MAGIC + json.dumps(header).encode() + b"\n")
-    cdef bytes src_name = os.fsencode(src), tmp_name = os.fsencode(tmp)
+    check_writable(dst)
+    cdef bytes src_name = os.fsencode(src)
     cdef FILE* source = fopen(src_name, "rb")
     if source == NULL:
-        raise OSError(f"cannot read the checkpoint {src}")
-    cdef FILE* out = fopen(tmp_name, "ab")
-    if out == NULL:
+        raise OSError(errno, os.strerror(errno), src)
+    cdef FILE* out
+    cdef bytes out_name
+    cdef int min_work = _log2(min_nodes), error = 0
+    cdef int64_t kept = 0, read = 0
+    try:
+        with replacing(dst) as (tmp, handle):
+            handle.write(CHECKPOINT_MAGIC + header_line(header))
+            handle.flush()
+            out_name = os.fsencode(tmp)
+            out = fopen(out_name, "ab")
+            if out == NULL:
+                raise OSError(errno, os.strerror(errno), tmp)
+            fseek(source, offset, SEEK_SET)
+            with nogil:
+                kept = _copy_entries(source, out, min_work, &read)
+                if kept < 0:
+                    error = errno or EIO
+                if fclose(out) != 0 and error == 0:
+                    error = errno or EIO
+            if error:
+                raise OSError(error, os.strerror(error), tmp)
+    finally:
         fclose(source)
-        raise OSError(f"cannot write the checkpoint {tmp}")
-    cdef int min_work = _log2(min_nodes)
-    cdef int64_t kept, read = 0
-    fseek(source, offset, SEEK_SET)
-    with nogil:
-        kept = _copy_entries(source, out, min_work, &read)
-    fclose(source)
-    if fclose(out) != 0 or kept < 0:
-        raise OSError(f"cannot write the checkpoint {tmp}")
-    os.replace(tmp, dst)
     return kept, read
 
 
@@ -956,12 +971,25 @@ cdef class _Run:
         self.sh.nthreads = threads
 
     def __dealloc__(self):
+        self.close()
+
+    def close(self):
+        """Free the tables and the solvers now (the solve that made them has returned);
+        the run is unusable afterwards."""
         if self.sh != NULL:
             _table_free(&self.sh.table)
             _table_free(&self.sh.near)
         for i in range(self.nthreads):
             _solver_free(self.solvers[i])
+            self.solvers[i] = NULL
+        self.nthreads = 0
         free(self.sh)
+        self.sh = NULL
+
+    cdef int _check_open(self) except -1:
+        if self.sh == NULL:
+            raise RuntimeError("this solve has ended: its table is freed")
+        return 0
 
     def configure(self, long long max_nodes, double max_seconds, int lo, int hi, int guess):
         self.sh.max_nodes = max_nodes
@@ -972,6 +1000,7 @@ cdef class _Run:
 
     def work(self, int thread):
         """The search of one thread (call on its own thread, one call per thread)."""
+        self._check_open()
         cdef Solver* s = self.solvers[thread]
         with nogil:
             _thread_mtdf(s)
@@ -1007,21 +1036,23 @@ cdef class _Run:
     def stop(self):
         return (None, "nodes", "seconds", "interrupt")[self.sh.stop]
 
-    def save(self, str path, bytes header):
-        """Write the root bounds and the expensive entries to ``path`` (atomically)."""
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as handle:
-            handle.write(CHECKPOINT_MAGIC + header + b"\n")
-        cdef bytes name = os.fsencode(tmp)
+    def append_entries(self, str path):
+        """Append the expensive entries to the file ``path``; how many (OSError if that fails)."""
+        self._check_open()
+        cdef bytes name = os.fsencode(path)
         cdef FILE* out = fopen(name, "ab")
         cdef int64_t written
+        cdef int error = 0
         if out == NULL:
-            raise OSError(f"cannot write the checkpoint {tmp}")
+            raise OSError(errno, os.strerror(errno), path)
         with nogil:
             written = _save_entries(&self.sh.table, out, CHECKPOINT_WORK)
-        if fclose(out) != 0 or written < 0:
-            raise OSError(f"cannot write the checkpoint {tmp}")
-        os.replace(tmp, path)
+            if written < 0:
+                error = errno or EIO
+            if fclose(out) != 0 and error == 0:
+                error = errno or EIO
+        if error:
+            raise OSError(error, os.strerror(error), path)
         return written
 
     def load(self, str path, long offset, int lower, int upper):
@@ -1123,19 +1154,16 @@ def _root_id(pos):
 
 
 def _checkpoint_header(path):
-    """(header, byte offset of the entries) of the solver checkpoint at ``path``."""
-    with open(path, "rb") as handle:
-        magic = handle.readline()
-        line = handle.readline()
-        offset = handle.tell()
-    if magic != CHECKPOINT_MAGIC:
-        raise ValueError(f"{path} is not a catena solver checkpoint")
-    try:
-        header = json.loads(line)
-    except ValueError:
-        raise ValueError(f"{path}: the checkpoint header is damaged") from None
-    if not isinstance(header, dict):
-        raise ValueError(f"{path}: the checkpoint header is damaged")
+    """(header, byte offset of the entries) of the solver checkpoint at ``path``, its root
+    bounds checked (CheckpointError for any damage).  A file of the format before header
+    checksums keeps its entries (each carries its own key check) but not its root bounds."""
+    header, offset, verified = read_header(path, CHECKPOINT_MAGIC, LEGACY_MAGIC)
+    if not verified:
+        header = dict(header, lower=-INF, upper=INF)
+    lower = checked_bound(header, "lower", INF, path)
+    upper = checked_bound(header, "upper", INF, path)
+    if lower > upper:
+        raise CheckpointError(f"{path}: the checkpoint header is damaged (lower {lower} > upper {upper})")
     return header, offset
 
 
@@ -1145,11 +1173,20 @@ def _read_checkpoint(path, pos):
     mine = _variant(pos)
     theirs = {k: header.get(k) for k in mine}
     if theirs != mine:
-        raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
+        raise CheckpointError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
     lower, upper = -INF, INF
     if header.get("root") == _root_id(pos):
         lower, upper = header["lower"], header["upper"]
     return offset, lower, upper
+
+
+def _save_checkpoint(run, path, header):
+    """Save the root bounds (in ``header``) and the run's expensive entries to ``path``
+    atomically (catena.checkpoint.replacing); OSError if that fails, ``path`` unchanged."""
+    with replacing(path) as (tmp, handle):
+        handle.write(CHECKPOINT_MAGIC + header_line(header))
+        handle.flush()
+        run.append_entries(tmp)
 
 
 def _window_and_guess(scoring, window, guess):
@@ -1195,7 +1232,9 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
     entries to PATH after every null-window step and every
     ``checkpoint_seconds``; a solve of the same game that finds PATH resumes
-    from it.
+    from it.  The path is checked before the search (CheckpointError); a save
+    that fails later warns (CheckpointWarning, naming the OS error) and the
+    solve goes on.  What a checkpoint promises: docs/robustness.md.
 
     >>> import catena
     >>> result = catena.solve(catena.Position(size=2))
@@ -1220,7 +1259,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"
     lo2, hi2, guess2 = _window_and_guess(pos.scoring, window, guess)
-    checkpoint = _checkpoint_path(checkpoint)
+    checkpoint = checkpoint_path(checkpoint)
     start = time.perf_counter()
     if pos.is_game_over():
         outcome = pos.outcome()
@@ -1230,9 +1269,22 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
                            best_move=None, pv=(), nodes=0, seconds=0.0, solved=True,
                            lower=value, upper=value, stopped_by=None)
     resume = None
-    if checkpoint is not None and os.path.exists(checkpoint):
-        resume = _read_checkpoint(checkpoint, pos)        # before the table: a bad file costs nothing
+    if checkpoint is not None:
+        if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+            resume = _read_checkpoint(checkpoint, pos)    # before the table: a bad file costs nothing
+        check_writable(checkpoint)                        # before the search: a save must be possible
     run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells), threads)
+    try:
+        return _solve_on(run, pos, resume, checkpoint, max_seconds, max_nodes, lo2, hi2, guess2, threads,
+                         progress, checkpoint_seconds, start)
+    finally:
+        run.close()                 # the table is freed now, whoever still refers to ``run``
+
+
+def _solve_on(_Run run, Position pos, resume, checkpoint, max_seconds, max_nodes, lo2, hi2, guess2, threads,
+              progress, checkpoint_seconds, start):
+    """The search of :func:`solve`, on ``run``, its arguments checked."""
+    longest = pos.scoring == "longest"
     if resume is not None:
         run.load(checkpoint, *resume)
     run.configure(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds),
@@ -1241,7 +1293,11 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
 
     def save():
         lower, upper = run.bounds
-        run.save(checkpoint, json.dumps(dict(header, lower=lower, upper=upper)).encode())
+        try:
+            _save_checkpoint(run, checkpoint, dict(header, lower=lower, upper=upper))
+        except OSError as error:
+            warnings.warn(f"cannot save the checkpoint {checkpoint} ({error}); the solve goes on and "
+                          f"returns the bounds it proves", CheckpointWarning, stacklevel=2)
 
     last = {"bounds": run.bounds, "saved": time.perf_counter()}
 
@@ -1264,20 +1320,25 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
             save()
             last["saved"] = time.perf_counter()
 
-    # Ctrl-C stops the threads cleanly and the bounds proven so far are reported
-    run_interruptibly([functools.partial(run.work, thread) for thread in range(threads)],
-                      run.interrupt, poll, interval=0.2)
-    run.finish()
-    if checkpoint is not None:
-        save()
-    seconds = time.perf_counter() - start
-    nodes = run.nodes          # every thread's: the line below is walked on the main thread alone
-    lower, upper = run.bounds
-    if not run.done or lower < upper:
-        stopped_by = run.stop if not run.done else "window"
-        return _solve_result(lower, upper, longest, nodes, seconds, stopped_by)
-    pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
-    return _solve_result(lower, upper, longest, nodes, seconds, None, pv)
+    try:
+        # Ctrl-C stops the threads cleanly and the bounds proven so far are reported
+        run_interruptibly([functools.partial(run.work, thread) for thread in range(threads)],
+                          run.interrupt, poll, interval=0.2)
+        run.finish()
+        if checkpoint is not None:
+            run_interruptibly([save], lambda: None)      # the final save: another Ctrl-C waits for it
+        seconds = time.perf_counter() - start
+        nodes = run.nodes          # every thread's: the line below is walked on the main thread alone
+        lower, upper = run.bounds
+        if not run.done or lower < upper:
+            stopped_by = run.stop if not run.done else "window"
+            return _solve_result(lower, upper, longest, nodes, seconds, stopped_by)
+        pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
+        return _solve_result(lower, upper, longest, nodes, seconds, None, pv)
+    finally:
+        # the helpers share one closure, which holds them: a cycle that would keep ``run``
+        # (and, before ``solve`` closes it, its table) alive until the cyclic GC ran
+        save = poll = None
 
 
 def _accepts_focus(progress):
@@ -1286,19 +1347,6 @@ def _accepts_focus(progress):
         return "focus" in inspect.signature(progress).parameters
     except (TypeError, ValueError):                 # a callable without a signature: the classic four
         return False
-
-
-def _checkpoint_path(checkpoint):
-    """``checkpoint`` as a str path (None stays None); TypeError for what is not a path."""
-    if checkpoint is None:
-        return None
-    try:
-        path = os.fspath(checkpoint)
-    except TypeError:
-        path = None
-    if not isinstance(path, str):
-        raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
-    return path
 
 
 def _solve_result(lower, upper, longest, nodes, seconds, stopped_by, pv=()):

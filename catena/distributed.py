@@ -45,6 +45,7 @@ import os
 import signal
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -52,7 +53,6 @@ import catena
 from catena._solver import (
     THREADS_LIMIT,
     TableSolver,
-    _checkpoint_path,
     _points,
     _root_id,
     _solve_result,
@@ -64,10 +64,13 @@ from catena._solver import (
 )
 from catena._solver import UNBOUNDED as INF
 from catena._validate import integer, optional_integer, optional_real, real
+from catena.checkpoint import check_writable, checkpoint_path, header_line, replacing, verified_fields
+from catena.errors import CheckpointError, CheckpointWarning
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
 
-CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
+CHECKPOINT_FORMAT = "catena-distributed-checkpoint 2"      # 1 had no checksum: refused, as it could lie
+CHECKPOINT_LIMIT = 1 << 28  # bytes a checkpoint may take (a unit's bounds take about 30; depth 4 has < 10^6 units)
 UNITS_PER_SEARCHER = 8      # the default depth is the first that gives at least this many units a searcher
 NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
@@ -327,37 +330,46 @@ class _Cluster:
 
 
 def _read_checkpoint(path: str, pos: catena.Position) -> tuple[dict[int, list[int]], int]:
-    """The unit bounds and the split depth they were proven at (a resume splits there too)."""
+    """The unit bounds and the split depth they were proven at (a resume splits there too);
+    CheckpointError, naming the file, for anything but a sound checkpoint of this game."""
+    with open(path, "rb") as handle:
+        data = handle.read(CHECKPOINT_LIMIT + 1)
+    if len(data) > CHECKPOINT_LIMIT:
+        raise CheckpointError(f"{path} is not a catena distributed-solve checkpoint (over {CHECKPOINT_LIMIT:,} bytes)")
     try:
-        with open(path) as handle:
-            saved = json.load(handle)
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError(f"{path} is not a catena distributed-solve checkpoint (not JSON)") from None
-    if not isinstance(saved, dict) or saved.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{path} is not a catena distributed-solve checkpoint")
+        saved = json.loads(data)
+    except (ValueError, RecursionError):
+        raise CheckpointError(f"{path} is not a catena distributed-solve checkpoint (not JSON)") from None
+    if not isinstance(saved, dict) or not str(saved.get("format", "")).startswith("catena-distributed-checkpoint"):
+        raise CheckpointError(f"{path} is not a catena distributed-solve checkpoint")
+    if saved["format"] != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"{path} is a distributed-solve checkpoint of another format ({saved['format']!r}, "
+                              f"this catena reads {CHECKPOINT_FORMAT!r}): remove it to start afresh")
+    saved = verified_fields(data, path)
     mine = _variant(pos)
     theirs = {k: saved.get(k) for k in mine}
     if theirs != mine:
-        raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
+        raise CheckpointError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
     try:
         cache = {int(key): [int(lo), int(hi)] for key, (lo, hi) in saved["units"].items()}
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(f"{path}: the checkpoint's unit bounds are damaged") from None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise CheckpointError(f"{path}: the checkpoint's unit bounds are damaged") from None
+    if any(not -INF <= lo <= hi <= INF for lo, hi in cache.values()):
+        raise CheckpointError(f"{path}: the checkpoint's unit bounds are damaged (out of range)")
     try:
         depth = integer(saved.get("depth"), "the checkpoint's split depth", 0, MAX_DEPTH)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"{path}: {error}") from None
+        raise CheckpointError(f"{path}: {error}") from None
     return cache, depth
 
 
 def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int]], depth: int) -> None:
-    """Every unit's proven bounds (valid for any root of the same game), written beside and renamed."""
+    """Every unit's proven bounds (valid for any root of the same game) with their checksum, written
+    atomically (catena.checkpoint.replacing); OSError if that fails, ``path`` unchanged."""
     data = dict(_variant(pos), format=CHECKPOINT_FORMAT, root=_root_id(pos), depth=depth,
                 units={str(key): bounds for key, bounds in cache.items()})
-    tmp = path + ".tmp"
-    with open(tmp, "w") as handle:
-        json.dump(data, handle)
-    os.replace(tmp, path)
+    with replacing(path) as (_, handle):
+        handle.write(header_line(data))
 
 
 @dataclass
@@ -418,14 +430,16 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     if depth is not None:
         depth = integer(depth, "depth", 0, MAX_DEPTH)
     threads = integer(threads, "threads", 1, THREADS_LIMIT)
-    checkpoint = _checkpoint_path(checkpoint)
+    checkpoint = checkpoint_path(checkpoint)
     if pos.is_game_over():
         return catena.solve(pos)
     cache: dict[int, list[int]] = {}
-    if checkpoint is not None and os.path.exists(checkpoint):
-        cache, saved_depth = _read_checkpoint(checkpoint, pos)   # before Ray starts: a bad file costs nothing
-        if depth is None:
-            depth = saved_depth     # its units, so any number of workers resumes with every saved bound
+    if checkpoint is not None:
+        if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+            cache, saved_depth = _read_checkpoint(checkpoint, pos)   # before Ray starts: a bad file costs nothing
+            if depth is None:
+                depth = saved_depth     # its units, so any number of workers resumes with every saved bound
+        check_writable(checkpoint)
     cluster = _Cluster(address, workers)
     try:
         with _unit_solvers(cluster, pos, tt_mb, threads) as (actors, machine_of):
@@ -550,7 +564,11 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     def save(force: bool = False) -> None:
         nonlocal last_save
         if checkpoint is not None and (force or time.perf_counter() - last_save >= 5):
-            _write_checkpoint(checkpoint, pos, cache, plan.depth)
+            try:
+                _write_checkpoint(checkpoint, pos, cache, plan.depth)
+            except OSError as error:
+                warnings.warn(f"cannot save the checkpoint {checkpoint} ({error}); the solve goes on and "
+                              f"returns the bounds it proves", CheckpointWarning, stacklevel=2)
             last_save = time.perf_counter()
 
     def cancel(keep: set[tuple[int, int]], why: str = "cutoff") -> None:
