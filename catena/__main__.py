@@ -242,7 +242,7 @@ def _solve(args) -> int:
     except KeyboardInterrupt:        # a second Ctrl-C after the solve stopped (its checkpoint is saved)
         print("catena: stopped by Ctrl-C", file=sys.stderr)
         return 130
-    return _print_solved(result)
+    return _print_solved(result, args.window)
 
 
 @contextlib.contextmanager
@@ -280,14 +280,15 @@ def _solve_ray(args, pos) -> int:
                                    window=None if args.window is None else tuple(args.window), guess=args.guess,
                                    depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                                    threads=1 if args.threads is None else args.threads, progress=progress)
-    return _print_solved(result)
+    return _print_solved(result, args.window)
 
 
-def _print_solved(result) -> int:
+def _print_solved(result, window=None) -> int:
     from catena.progress import bounds_text
 
     if result.stopped_by == "window":
-        proof = f"value >= {result.lower:+g}" if result.lower is not None else f"value <= {result.upper:+g}"
+        proves_upper = window is not None and result.upper <= window[0]
+        proof = f"value <= {result.upper:+g}" if proves_upper else f"value >= {result.lower:+g}"
         print(f"proven: {proof} after {result.nodes:,} nodes, {result.seconds:.1f} s"
               + (f"; winner {result.winner}" if result.winner else ""))
         return 0

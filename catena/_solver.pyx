@@ -42,8 +42,8 @@ from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVAT
 
 from catena._common cimport NO_MOVE, mix64, monotonic_seconds
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
-                               Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
+from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, SCORING_SQUARE,
+                               PosState, Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
                                is_ribbon_head, legal_list, make_move_solver_key_only,
                                placed_solver_keys, pos_alloc, pos_copy, turn_key, unmake_move)
 
@@ -442,6 +442,53 @@ cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) 
         else:
             lo[0] -= 1
             hi[0] += 1
+
+
+cdef void _static_bounds(const PosState* p, int* lo, int* hi) noexcept nogil:
+    """Bounds on the final margin that need no search (in the solver's units): the most either
+    side can still score.  Standard scoring: ``_margin_bounds``.  Square scoring: the bounded
+    ribbons' squares are fixed; every other stone, now or still to come (at most one per legal
+    cell), ends in ribbons whose squares add up to at most the square of their number, and
+    each may go to either side.  Longest ribbon: a win either way."""
+    cdef int c, unsettled = p.h.nlegal      # stones not in bounded ribbons, now or to come
+    if p.scoring == SCORING_LONGEST:
+        lo[0] = -1
+        hi[0] = 1
+        return
+    if p.scoring != SCORING_SQUARE:
+        _margin_bounds(NULL, p, lo, hi)
+        return
+    for c in range(p.ncells):
+        if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
+            unsettled += p.cell[c].length
+    lo[0] = 2 * (p.h.bounded - unsettled * unsettled) - 2 * p.komi
+    hi[0] = 2 * (p.h.bounded + unsettled * unsettled) - 2 * p.komi
+    if p.game_type != GAME_DOUBLE:            # the button's half point, as in _margin_bounds
+        if p.h.button == BLACK:
+            lo[0] += 1
+            hi[0] += 1
+        elif p.h.button == WHITE:
+            lo[0] -= 1
+            hi[0] -= 1
+        else:
+            lo[0] -= 1
+            hi[0] += 1
+
+
+def static_bounds(pos):
+    """(lo, hi): bounds on ``pos``'s value that need no search, in the solver's units (half
+    points of Black's margin; +1/0/-1 under longest ribbon).  A solve stopped before it
+    proves anything reports these.
+
+    >>> import catena
+    >>> static_bounds(catena.Position(size=2))       # 7 cells, either way, and the button's half point
+    (-15, 15)
+    """
+    if not isinstance(pos, Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    cdef int lo, hi
+    _static_bounds((<Position>pos)._st, &lo, &hi)
+    return lo, hi
 
 
 # ---------------------------------------------------------------------------
@@ -1211,7 +1258,8 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     """Solve ``pos`` exactly: its value with best play from both sides.
 
     ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
-    ``solved=False`` and the bounds proven so far.  Ctrl-C stops it the same way.
+    ``solved=False`` and the bounds proven so far, at least those that need no
+    search (``static_bounds``).  Ctrl-C stops it the same way.
     Without either limit, a position estimated to take more than ten minutes
     (:mod:`catena.effort`; the empty side-4 board: hours) raises TooMuchWorkError
     with the estimate.
@@ -1290,6 +1338,11 @@ def _solve_on(_Run run, Position pos, resume, checkpoint, max_seconds, max_nodes
     run.configure(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds),
                   lo2, hi2, guess2)
     header = dict(_variant(pos), root=_root_id(pos))
+    static_lo, static_hi = static_bounds(pos)
+
+    def proven():               # the root bounds, at least the static ones (a limit may stop before a proof)
+        lower, upper = run.bounds
+        return max(lower, static_lo), min(upper, static_hi)
 
     def save():
         lower, upper = run.bounds
@@ -1305,7 +1358,7 @@ def _solve_on(_Run run, Position pos, resume, checkpoint, max_seconds, max_nodes
 
     def poll():                                  # progress and checkpoints, in the caller's thread
         if progress is not None:
-            lower, upper = run.bounds
+            lower, upper = proven()
             args = (run.nodes, time.perf_counter() - start, _points(lower, longest), _points(upper, longest))
             if wants_focus:
                 beta, line = run.focus
@@ -1332,13 +1385,13 @@ def _solve_on(_Run run, Position pos, resume, checkpoint, max_seconds, max_nodes
         lower, upper = run.bounds
         if not run.done or lower < upper:
             stopped_by = run.stop if not run.done else "window"
-            return _solve_result(lower, upper, longest, nodes, seconds, stopped_by)
+            return _solve_result(*proven(), longest, nodes, seconds, stopped_by)
         pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
         return _solve_result(lower, upper, longest, nodes, seconds, None, pv)
     finally:
         # the helpers share one closure, which holds them: a cycle that would keep ``run``
         # (and, before ``solve`` closes it, its table) alive until the cyclic GC ran
-        save = poll = None
+        proven = save = poll = None
 
 
 def _accepts_focus(progress):

@@ -61,6 +61,7 @@ from catena._solver import (
     canonical_key,
     next_window,
     solver_moves,
+    static_bounds,
 )
 from catena._solver import UNBOUNDED as INF
 from catena._validate import integer, optional_integer, optional_real, real
@@ -664,8 +665,10 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                          workers=cluster.workers,
                          searchers=searchers,
                          seconds=seconds)
-    if lower < upper:
-        return _solve_result(lower, upper, longest, stats.nodes, seconds, stopped_by or "window")
+    if lower < upper:           # at least the bounds that need no search (a limit may stop before any proof)
+        static_lo, static_hi = static_bounds(pos)
+        return _solve_result(max(lower, static_lo), min(upper, static_hi), longest, stats.nodes, seconds,
+                             stopped_by or "window")
     pv = _principal_variation(ray, plan, cache, actors, home, lower)
     return _solve_result(lower, upper, longest, stats.nodes, seconds, None,
                          [catena.Move.from_index(index, pos.size) for index in pv])

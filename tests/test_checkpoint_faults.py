@@ -234,7 +234,7 @@ def test_a_failing_disk_keeps_the_solve_and_its_bounds(tmp_path, limits):
     first, *warned = proc.stdout.splitlines()
     solved, value, lower, upper = first.split()
     if limits:
-        assert solved == "False" and lower != "None" and float(lower) <= SIDE3
+        assert solved == "False" and float(lower) <= SIDE3 <= float(upper)
     else:
         assert solved == "True" and float(value) == SIDE3
     assert warned and all(line.startswith("CheckpointWarning cannot save the checkpoint run.ckpt") and
@@ -412,7 +412,7 @@ def test_a_second_ctrl_c_during_and_after_the_final_save_changes_nothing(tmp_pat
             proc.stderr.endswith("catena: stopped by Ctrl-C\n"), proc.stdout + proc.stderr
     assert leftovers(tmp_path) == []
     stopped = catena.solve(Position(4), max_nodes=1, tt_mb=TT_MB, checkpoint=tmp_path / "run.ckpt")
-    assert stopped.stopped_by == "nodes"
+    assert stopped.lower <= 9.5 <= stopped.upper
 
 
 # ---------------------------------------------------------------------------
