@@ -257,7 +257,7 @@ def _warnings_as_lines():
 
 
 def _shrink_checkpoint(args) -> int:
-    from catena._solver import shrink_checkpoint
+    from catena.solver import shrink_checkpoint
 
     try:
         kept, read = shrink_checkpoint(args.src, args.dst, args.min_nodes)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 
 
 def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[], None],
-                      poll: Optional[Callable[[], None]] = None, interval: float = 0.1) -> list:
+                      poll: Optional[Callable[[], None]] = None, interval: float = 0.1) -> list[Any]:
     """Run each of ``tasks`` in a thread of its own and return their results in order.
 
     While they run, ``poll()`` (if given) is called every ``interval`` seconds.
@@ -29,8 +29,8 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
     >>> run_interruptibly([lambda: 1, lambda: 2], interrupt=lambda: None)
     [1, 2]
     """
-    results: list = [None] * len(tasks)
-    failures: list = []
+    results: list[Any] = [None] * len(tasks)
+    failures: list[BaseException] = []
     # Each thread claims a task when it begins, so the waiting thread never needs to know which
     # threads have begun: a Ctrl-C can land inside Thread.start, after the thread exists but
     # before its start is counted, and counting there let this return while that task still

@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 import secrets
-from typing import IO, Iterator, Optional
+from typing import IO, Any, Iterator, Optional
 
 from catena.errors import CheckpointError
 
@@ -42,12 +42,13 @@ def checkpoint_path(value: object) -> Optional[str]:
 
     TypeError for what is not a path, CheckpointError for the empty path.
     """
-    if value is None:
-        return None
-    try:
-        path = os.fspath(value)
-    except TypeError:
-        path = None
+    return None if value is None else file_path(value)
+
+
+def file_path(value: object) -> str:
+    """``value`` (a str or path-like object) as a str path naming a file: TypeError for what
+    is not a path (None included), CheckpointError for the empty path."""
+    path = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
     if not isinstance(path, str):
         raise TypeError(f"checkpoint must be a path, not {value!r}")
     if not path:
@@ -91,12 +92,12 @@ def replacing(path: str) -> Iterator[tuple[str, IO[bytes]]]:
         raise
 
 
-def header_line(fields: dict) -> bytes:
+def header_line(fields: dict[str, Any]) -> bytes:
     """The header line of ``fields`` (JSON-able, without the checksum), with their checksum."""
     return json.dumps(dict(fields, **{CHECKSUM: _checksum(fields)})).encode() + b"\n"
 
 
-def read_header(path: str, magic: bytes, legacy_magic: Optional[bytes] = None) -> tuple[dict, int, bool]:
+def read_header(path: str, magic: bytes, legacy_magic: Optional[bytes] = None) -> tuple[dict[str, Any], int, bool]:
     """(fields, byte offset after the header, whether the checksum vouches for them) of the
     checkpoint at ``path``, whose first line must be ``magic`` (or ``legacy_magic``, the
     format before checksums: its fields are returned unchecked, with False).
@@ -118,7 +119,7 @@ def read_header(path: str, magic: bytes, legacy_magic: Optional[bytes] = None) -
     return verified_fields(line, path), offset, True
 
 
-def checked_bound(fields: dict, name: str, limit: int, path: str) -> int:
+def checked_bound(fields: dict[str, Any], name: str, limit: int, path: str) -> int:
     """The int field ``name`` of a header, refused (CheckpointError) unless within +-``limit``."""
     value = fields.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -128,7 +129,7 @@ def checked_bound(fields: dict, name: str, limit: int, path: str) -> int:
     return value
 
 
-def verified_fields(line: bytes, path: str) -> dict:
+def verified_fields(line: bytes, path: str) -> dict[str, Any]:
     """The JSON object ``line`` without its checksum field, refused (CheckpointError) unless
     the checksum matches the other fields."""
     fields = _json_object(line, path)
@@ -138,7 +139,7 @@ def verified_fields(line: bytes, path: str) -> dict:
     return fields
 
 
-def _json_object(line: bytes, path: str) -> dict:
+def _json_object(line: bytes, path: str) -> dict[str, Any]:
     try:
         fields = json.loads(line)
     except (ValueError, RecursionError):        # bad JSON, bad UTF-8, nesting too deep
@@ -148,7 +149,7 @@ def _json_object(line: bytes, path: str) -> dict:
     return fields
 
 
-def _checksum(fields: dict) -> str:
+def _checksum(fields: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 

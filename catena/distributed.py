@@ -50,25 +50,25 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import catena
-from catena._solver import (
-    THREADS_LIMIT,
-    TableSolver,
-    _points,
-    _root_id,
-    _solve_result,
-    _variant,
-    _window_and_guess,
-    canonical_key,
-    next_window,
-    solver_moves,
-    static_bounds,
-)
-from catena._solver import UNBOUNDED as INF
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.checkpoint import check_writable, checkpoint_path, header_line, replacing, verified_fields
 from catena.errors import CheckpointError, CheckpointWarning
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
+from catena.solver import (
+    THREADS_LIMIT,
+    TableSolver,
+    canonical_key,
+    game_variant,
+    next_window,
+    points,
+    root_id,
+    solve_result,
+    solver_moves,
+    static_bounds,
+    window_and_guess,
+)
+from catena.solver import UNBOUNDED as INF
 
 CHECKPOINT_FORMAT = "catena-distributed-checkpoint 2"      # 1 had no checksum: refused, as it could lie
 CHECKPOINT_LIMIT = 1 << 28  # bytes a checkpoint may take (a unit's bounds take about 30; depth 4 has < 10^6 units)
@@ -347,7 +347,7 @@ def _read_checkpoint(path: str, pos: catena.Position) -> tuple[dict[int, list[in
         raise CheckpointError(f"{path} is a distributed-solve checkpoint of another format ({saved['format']!r}, "
                               f"this catena reads {CHECKPOINT_FORMAT!r}): remove it to start afresh")
     saved = verified_fields(data, path)
-    mine = _variant(pos)
+    mine = game_variant(pos)
     theirs = {k: saved.get(k) for k in mine}
     if theirs != mine:
         raise CheckpointError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
@@ -367,7 +367,7 @@ def _read_checkpoint(path: str, pos: catena.Position) -> tuple[dict[int, list[in
 def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int]], depth: int) -> None:
     """Every unit's proven bounds (valid for any root of the same game) with their checksum, written
     atomically (catena.checkpoint.replacing); OSError if that fails, ``path`` unchanged."""
-    data = dict(_variant(pos), format=CHECKPOINT_FORMAT, root=_root_id(pos), depth=depth,
+    data = dict(game_variant(pos), format=CHECKPOINT_FORMAT, root=root_id(pos), depth=depth,
                 units={str(key): bounds for key, bounds in cache.items()})
     with replacing(path) as (_, handle):
         handle.write(header_line(data))
@@ -424,7 +424,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     """
     if not isinstance(pos, catena.Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
-    lo2, hi2, g = _window_and_guess(pos.scoring, window, guess)
+    lo2, hi2, g = window_and_guess(pos.scoring, window, guess)
     tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
     max_units = optional_integer(max_units, "max_units", 1)
     max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
@@ -639,11 +639,11 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                     save()
                     if progress is not None:
                         lo_now, hi_now = _bounds(plan.root, cache)
-                        progress(stats.nodes, time.perf_counter() - start, _points(lo_now, longest),
-                                 _points(hi_now, longest))
+                        progress(stats.nodes, time.perf_counter() - start, points(lo_now, longest),
+                                 points(hi_now, longest))
                 stopped_by = limit_reached()
             lower, upper = _bounds(plan.root, cache)
-            stats.windows.append(dict(beta=_points(beta, longest),
+            stats.windows.append(dict(beta=points(beta, longest),
                                       answer="yes" if lower >= beta else "no" if upper < beta else None,
                                       seconds=time.perf_counter() - window_start,
                                       answers=stats.units - window_units, nodes=stats.nodes - window_nodes,
@@ -667,10 +667,10 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                          seconds=seconds)
     if lower < upper:           # at least the bounds that need no search (a limit may stop before any proof)
         static_lo, static_hi = static_bounds(pos)
-        return _solve_result(max(lower, static_lo), min(upper, static_hi), longest, stats.nodes, seconds,
+        return solve_result(max(lower, static_lo), min(upper, static_hi), longest, stats.nodes, seconds,
                              stopped_by or "window")
     pv = _principal_variation(ray, plan, cache, actors, home, lower)
-    return _solve_result(lower, upper, longest, stats.nodes, seconds, None,
+    return solve_result(lower, upper, longest, stats.nodes, seconds, None,
                          [catena.Move.from_index(index, pos.size) for index in pv])
 
 

@@ -19,8 +19,8 @@ import pytest
 
 import catena
 from catena import Position, distributed
-from catena._solver import CHECKPOINT_MAGIC, LEGACY_MAGIC, shrink_checkpoint
 from catena.errors import CheckpointError, CheckpointWarning
+from catena.solver import CHECKPOINT_MAGIC, LEGACY_MAGIC, shrink_checkpoint
 
 TT_MB = 16
 SIDE3 = 10.5                     # the value of the empty side-3 board (docs/solved.md)
@@ -366,10 +366,10 @@ def test_shrink_refuses_bad_limits_and_folders_and_leaves_nothing(tmp_path, fini
 SECOND_CTRL_C = textwrap.dedent("""
     import os, signal, sys
     import catena
-    from catena import __main__ as cli, _solver, progress
+    from catena import __main__ as cli, progress, solver
 
     interrupted = []
-    original_save = _solver._save_checkpoint
+    original_save = solver._save_checkpoint
 
     def ctrl_c(*args, **kwargs):                 # the first Ctrl-C, once the search is under way
         if not interrupted:
@@ -383,7 +383,7 @@ SECOND_CTRL_C = textwrap.dedent("""
         if interrupted:                          # and right after it
             os.kill(os.getpid(), signal.SIGINT)
 
-    _solver._save_checkpoint = final_save
+    solver._save_checkpoint = final_save
     if sys.argv[1] == "api":
         result = catena.solve(catena.Position(size=4), max_seconds=60, tt_mb=16, threads=1,
                               checkpoint="run.ckpt", progress=ctrl_c)

@@ -182,7 +182,7 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
     junk.write_bytes(b"not a checkpoint\n")
     with pytest.raises(ValueError, match="not a catena solver checkpoint"):
         catena.solve(Position(2), checkpoint=junk)
-    from catena._solver import CHECKPOINT_MAGIC
+    from catena.solver import CHECKPOINT_MAGIC
     for header in (b"{not json\n", b"[1, 2]\n"):
         junk.write_bytes(CHECKPOINT_MAGIC + header)
         with pytest.raises(ValueError, match="header is damaged"):
@@ -254,7 +254,7 @@ def test_command_line_checkpoint_and_window(tmp_path):
 def test_shrunk_checkpoint_keeps_the_bounds_and_the_expensive_proofs(tmp_path):
     """A checkpoint shrunk to its expensive entries resumes with the same bounds and value, and
     spares work; the cheap subtrees are searched again."""
-    from catena._solver import shrink_checkpoint
+    from catena.solver import shrink_checkpoint
 
     pos = Position(3)
     fresh = catena.solve(pos, tt_mb=TT_MB, threads=1)
@@ -275,7 +275,7 @@ def test_shrunk_checkpoint_keeps_the_bounds_and_the_expensive_proofs(tmp_path):
 
 
 def test_shrink_checkpoint_refuses_bad_input(tmp_path):
-    from catena._solver import shrink_checkpoint
+    from catena.solver import shrink_checkpoint
 
     junk = tmp_path / "junk.ckpt"
     junk.write_bytes(b"not a checkpoint\n")
@@ -334,7 +334,7 @@ def test_static_bounds_hold_the_exact_value():
     """The bounds a stopped solve reports at least (what either side can still score) contain
     the exact value of each position: about 350 positions of every variant, exact values by
     solving (themselves checked against brute force in test_solver.py)."""
-    from catena._solver import static_bounds
+    from catena.solver import static_bounds
 
     from conftest import final_value
 
