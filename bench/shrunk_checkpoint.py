@@ -6,7 +6,7 @@
 Each side-4 position (seeded random play until ``k`` legal cells remain, as in
 bench/solver_side4.py) is solved from an empty table, then solved again with a checkpoint and
 stopped after a fraction of the fresh solve's nodes.  The solve is resumed from that checkpoint
-as it is and from copies shrunk by ``catena._solver.shrink_checkpoint``; the table gives each
+as it is and from copies shrunk by ``catena.solver.shrink_checkpoint``; the table gives each
 resume's nodes as a share of the fresh solve's (a perfect resume needs ``1 - stop``).  One
 thread, so node counts repeat from run to run and a busy machine does not change them.
 """
@@ -19,7 +19,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import catena  # noqa: E402
-from catena._solver import shrink_checkpoint  # noqa: E402
+from catena.solver import shrink_checkpoint  # noqa: E402
 
 from solver_side4 import position  # noqa: E402  (bench/: the script's folder is on the path)
 

@@ -13,7 +13,6 @@ __version__ = "0.1.0"           # pyproject.toml reads it from here
 from catena._geometry import Move, cell_name, cells, neighbours, parse_cell, symmetries
 from catena._mcts import MCTS
 from catena._position import GAME_TYPES, SCORINGS, Position, perft, position_bytes, random_playouts
-from catena._solver import solve
 from catena.analysis import Analysis, MoveValue, analyse
 from catena.errors import CatenaError, CellError, IllegalMoveError, SetupError, TooMuchWorkError
 from catena.game import Game, GameOutcome
@@ -22,6 +21,7 @@ from catena.players import MCTSPlayer, RandomPlayer
 from catena.record import GameRecord, RecordError, read_game, read_games, write_game
 from catena.results import Claim, Outcome, PlayoutStats, Ribbon, SearchResult, SolveFocus, SolveResult
 from catena.solved import fair_komi
+from catena.solver import solve
 from catena.svg import svg
 
 __all__ = [

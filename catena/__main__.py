@@ -7,8 +7,10 @@ board, printing every action and the board, and ends with the outcome.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+import warnings
 
 import catena
 from catena import gtp, match
@@ -201,6 +203,7 @@ def _perft(args) -> int:
 
 
 def _solve(args) -> int:
+    from catena.checkpoint import check_writable, checkpoint_path
     from catena.effort import check_solvable
     from catena.errors import TooMuchWorkError
     from catena.progress import SolveProgress
@@ -216,6 +219,8 @@ def _solve(args) -> int:
                               komi=args.komi)
     for move in args.moves:
         pos.push(move)
+    if args.checkpoint is not None:           # before the board and the bar: a path no save could use
+        check_writable(checkpoint_path(args.checkpoint))
     if args.max_seconds is None and args.max_nodes is None:
         try:
             check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
@@ -225,20 +230,40 @@ def _solve(args) -> int:
                 raise
             print(f"note: {exc}", file=sys.stderr)      # a checkpointed solve may run in pieces: say so, go on
     print(pos)
-    if args.ray is not None:
-        return _solve_ray(args, pos)
-    with SolveProgress(args.max_nodes, args.max_seconds) as progress:
-        result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
-                              tt_mb=args.tt_mb, progress=progress, threads=args.threads,
-                              checkpoint=args.checkpoint, guess=args.guess,
-                              window=None if args.window is None else tuple(args.window))
-    return _print_solved(result)
+    try:
+        with _warnings_as_lines():
+            if args.ray is not None:
+                return _solve_ray(args, pos)
+            with SolveProgress(args.max_nodes, args.max_seconds) as progress:
+                result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
+                                      tt_mb=args.tt_mb, progress=progress, threads=args.threads,
+                                      checkpoint=args.checkpoint, guess=args.guess,
+                                      window=None if args.window is None else tuple(args.window))
+    except KeyboardInterrupt:        # a second Ctrl-C after the solve stopped (its checkpoint is saved)
+        print("catena: stopped by Ctrl-C", file=sys.stderr)
+        return 130
+    return _print_solved(result, args.window)
+
+
+@contextlib.contextmanager
+def _warnings_as_lines():
+    """Show warnings (a checkpoint that could not be saved, say) as one line on stderr each."""
+    def line(message, category, *_, **__) -> None:
+        print(f"catena: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = line
+        yield
 
 
 def _shrink_checkpoint(args) -> int:
-    from catena._solver import shrink_checkpoint
+    from catena.solver import shrink_checkpoint
 
-    kept, read = shrink_checkpoint(args.src, args.dst, args.min_nodes)
+    try:
+        kept, read = shrink_checkpoint(args.src, args.dst, args.min_nodes)
+    except KeyboardInterrupt:
+        print(f"catena: stopped by Ctrl-C: {args.dst} not written", file=sys.stderr)
+        return 130
     floor = 1 << (args.min_nodes.bit_length() - 1)           # the table records work as a power of two
     print(f"{args.dst}: kept {kept:,} of {read:,} table entries (those of at least {floor:,} nodes)")
     return 0
@@ -255,14 +280,15 @@ def _solve_ray(args, pos) -> int:
                                    window=None if args.window is None else tuple(args.window), guess=args.guess,
                                    depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                                    threads=1 if args.threads is None else args.threads, progress=progress)
-    return _print_solved(result)
+    return _print_solved(result, args.window)
 
 
-def _print_solved(result) -> int:
+def _print_solved(result, window=None) -> int:
     from catena.progress import bounds_text
 
     if result.stopped_by == "window":
-        proof = f"value >= {result.lower:+g}" if result.lower is not None else f"value <= {result.upper:+g}"
+        proves_upper = window is not None and result.upper <= window[0]
+        proof = f"value <= {result.upper:+g}" if proves_upper else f"value >= {result.lower:+g}"
         print(f"proven: {proof} after {result.nodes:,} nodes, {result.seconds:.1f} s"
               + (f"; winner {result.winner}" if result.winner else ""))
         return 0
@@ -367,9 +393,10 @@ def _check_args(args) -> None:
     if "size" in args:
         check_size(args.size)
     positive = {"iterations": 1, "games": 1, "max_nodes": 1, "tt_mb": 1, "workers": 1, "top": 1, "min_nodes": 1}
+    maximum = {"max_nodes": 1 << 62, "min_nodes": 1 << 62}      # 64-bit counts in the core
     for name, minimum in positive.items():
         if name in args:
-            optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum)
+            optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum, maximum.get(name))
     if "depth" in args:
         integer(args.depth, "--depth", minimum=0)
     for name in ("seconds", "max_seconds", "timeout"):

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 
 
 def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[], None],
-                      poll: Optional[Callable[[], None]] = None, interval: float = 0.1) -> list:
+                      poll: Optional[Callable[[], None]] = None, interval: float = 0.1) -> list[Any]:
     """Run each of ``tasks`` in a thread of its own and return their results in order.
 
     While they run, ``poll()`` (if given) is called every ``interval`` seconds.
@@ -29,15 +29,31 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
     >>> run_interruptibly([lambda: 1, lambda: 2], interrupt=lambda: None)
     [1, 2]
     """
-    results: list = [None] * len(tasks)
-    failures: list = []
-    running = [len(tasks)]
+    results: list[Any] = [None] * len(tasks)
+    failures: list[BaseException] = []
+    # Each thread claims a task when it begins, so the waiting thread never needs to know which
+    # threads have begun: a Ctrl-C can land inside Thread.start, after the thread exists but
+    # before its start is counted, and counting there let this return while that task still
+    # ran on the caller's C state.  Once stopped, a thread that begins late claims nothing.
+    claimed = [0]                                # tasks claimed by a thread
+    running = [0]                                # claimed tasks not yet ended
+    closed = [False]                             # no more claims (stopped)
     guard = threading.Lock()
     finished = threading.Event()
     if not tasks:
         finished.set()
 
-    def run(index: int) -> None:
+    def settle() -> None:                        # with guard held
+        if running[0] == 0 and (closed[0] or claimed[0] == len(tasks)):
+            finished.set()
+
+    def run() -> None:
+        with guard:
+            if closed[0] or claimed[0] == len(tasks):
+                return
+            index = claimed[0]
+            claimed[0] += 1
+            running[0] += 1
         try:
             results[index] = tasks[index]()
         except BaseException as exc:             # handed to the waiting thread below
@@ -45,15 +61,14 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
         finally:
             with guard:
                 running[0] -= 1
-                if running[0] <= 0:
-                    finished.set()
+                settle()
 
-    def stop(never_started: int) -> None:
+    def stop() -> None:
+        with guard:
+            closed[0] = True
         interrupt()
         with guard:
-            running[0] -= never_started
-            if running[0] <= 0:
-                finished.set()
+            settle()
         while True:
             try:
                 finished.wait()
@@ -62,18 +77,16 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
                 interrupt()                      # SIGTERM, sent twice): they end in moments anyway
 
     # an Event, not Thread.join: an interrupted join may report a live thread as ended
-    started = 0
     try:
-        for index in range(len(tasks)):
-            threading.Thread(target=run, args=(index,), daemon=True).start()
-            started += 1
+        for _ in range(len(tasks)):
+            threading.Thread(target=run, daemon=True).start()
         while not finished.wait(interval):
             if poll is not None:
                 poll()
     except KeyboardInterrupt:                    # Ctrl-C: stop cleanly, return what was found
-        stop(len(tasks) - started)
+        stop()
     except BaseException:                        # e.g. the progress callback failed
-        stop(len(tasks) - started)
+        stop()
         raise
     finally:
         if not finished.is_set():                # a second Ctrl-C inside the handlers

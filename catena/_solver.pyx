@@ -32,33 +32,28 @@ store nothing from it) and all start the next null window.  Near the root a
 thread defers a child another thread is searching (simplified ABDADA), so
 they spread over the tree.  Every bound comes from a complete search, so the
 value does not depend on the number of threads.
+
+This module is the search and its memory; ``catena/solver.py`` is the solver's Python half
+(``solve`` with its windows, guess, checkpoints and effort guard, and ``SolveResult``).
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
+from libc.errno cimport errno, EIO
 from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
 
 from catena._common cimport NO_MOVE, mix64, monotonic_seconds
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
-                               Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
+from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, SCORING_SQUARE,
+                               PosState, Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
                                is_ribbon_head, legal_list, make_move_solver_key_only,
                                placed_solver_keys, pos_alloc, pos_copy, turn_key, unmake_move)
 
-import functools
-import hashlib
-import inspect
-import json
-import math
 import os
 import threading
-import time
 
-from catena.effort import check_solvable
-from catena._interrupt import run_interruptibly
-from catena.results import SolveFocus, SolveResult
-from catena._validate import integer, optional_integer, optional_real, real
+from catena._validate import integer, real
 
 cdef extern from "sys/mman.h":
     enum: MADV_HUGEPAGE
@@ -438,6 +433,53 @@ cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) 
         else:
             lo[0] -= 1
             hi[0] += 1
+
+
+cdef void _static_bounds(const PosState* p, int* lo, int* hi) noexcept nogil:
+    """Bounds on the final margin that need no search (in the solver's units): the most either
+    side can still score.  Standard scoring: ``_margin_bounds``.  Square scoring: the bounded
+    ribbons' squares are fixed; every other stone, now or still to come (at most one per legal
+    cell), ends in ribbons whose squares add up to at most the square of their number, and
+    each may go to either side.  Longest ribbon: a win either way."""
+    cdef int c, unsettled = p.h.nlegal      # stones not in bounded ribbons, now or to come
+    if p.scoring == SCORING_LONGEST:
+        lo[0] = -1
+        hi[0] = 1
+        return
+    if p.scoring != SCORING_SQUARE:
+        _margin_bounds(NULL, p, lo, hi)
+        return
+    for c in range(p.ncells):
+        if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
+            unsettled += p.cell[c].length
+    lo[0] = 2 * (p.h.bounded - unsettled * unsettled) - 2 * p.komi
+    hi[0] = 2 * (p.h.bounded + unsettled * unsettled) - 2 * p.komi
+    if p.game_type != GAME_DOUBLE:            # the button's half point, as in _margin_bounds
+        if p.h.button == BLACK:
+            lo[0] += 1
+            hi[0] += 1
+        elif p.h.button == WHITE:
+            lo[0] -= 1
+            hi[0] -= 1
+        else:
+            lo[0] -= 1
+            hi[0] += 1
+
+
+def static_bounds(pos):
+    """(lo, hi): bounds on ``pos``'s value that need no search, in the solver's units (half
+    points of Black's margin; +1/0/-1 under longest ribbon).  A solve stopped before it
+    proves anything reports these.
+
+    >>> import catena
+    >>> static_bounds(catena.Position(size=2))       # 7 cells, either way, and the button's half point
+    (-15, 15)
+    """
+    if not isinstance(pos, Position):
+        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
+    cdef int lo, hi
+    _static_bounds((<Position>pos)._st, &lo, &hi)
+    return lo, hi
 
 
 # ---------------------------------------------------------------------------
@@ -881,57 +923,55 @@ cdef int64_t _copy_entries(FILE* src, FILE* out, int min_work, int64_t* read) no
             return written
 
 
-CHECKPOINT_MAGIC = b"catena-solver-checkpoint 1\n"
-
-
-def shrink_checkpoint(src, dst, min_nodes=1 << 20):
-    """Copy the checkpoint ``src`` to ``dst`` with only the table entries that searched at
-    least ``min_nodes`` nodes (rounded down to a power of two), and its root bounds.
-
-    A long solve's checkpoint holds every entry of at least 256 nodes (GBs for side 4);
-    the expensive proofs near the root are a small part of it.  A solve resumed from the
-    shrunk file keeps those and searches the cheap subtrees again, so the file can outlive
-    the machine (docs/side4.md).  Returns (entries kept, entries read).
-    """
-    src = _checkpoint_path(src)
-    dst = _checkpoint_path(dst)
-    min_nodes = integer(min_nodes, "min_nodes", 1)
-    header, offset = _checkpoint_header(src)
-    tmp = dst + ".tmp"
-    with open(tmp, "wb") as handle:
-        handle.write(CHECKPOINT_MAGIC + json.dumps(header).encode() + b"\n")
-    cdef bytes src_name = os.fsencode(src), tmp_name = os.fsencode(tmp)
+def copy_checkpoint_entries(str src, long offset, str dst, min_nodes):
+    """Append to the file ``dst`` the table entries of the checkpoint ``src`` (from byte
+    ``offset``) that searched at least ``min_nodes`` nodes (rounded down to a power of two):
+    (entries kept, entries read); OSError if that fails (catena.solver.shrink_checkpoint)."""
+    cdef bytes src_name = os.fsencode(src), dst_name = os.fsencode(dst)
+    cdef int min_work = _log2(integer(min_nodes, "min_nodes", 1, 1 << 62)), error = 0
+    cdef int64_t kept = 0, read = 0
     cdef FILE* source = fopen(src_name, "rb")
     if source == NULL:
-        raise OSError(f"cannot read the checkpoint {src}")
-    cdef FILE* out = fopen(tmp_name, "ab")
+        raise OSError(errno, os.strerror(errno), src)
+    cdef FILE* out = fopen(dst_name, "ab")
     if out == NULL:
+        error = errno
         fclose(source)
-        raise OSError(f"cannot write the checkpoint {tmp}")
-    cdef int min_work = _log2(min_nodes)
-    cdef int64_t kept, read = 0
+        raise OSError(error, os.strerror(error), dst)
     fseek(source, offset, SEEK_SET)
     with nogil:
         kept = _copy_entries(source, out, min_work, &read)
-    fclose(source)
-    if fclose(out) != 0 or kept < 0:
-        raise OSError(f"cannot write the checkpoint {tmp}")
-    os.replace(tmp, dst)
+        if kept < 0:
+            error = errno or EIO
+        if fclose(out) != 0 and error == 0:
+            error = errno or EIO
+        fclose(source)
+    if error:
+        raise OSError(error, os.strerror(error), dst)
     return kept, read
+
+
+def table_key_kind():
+    """Which key the table files entries under ("position", or "small" when switched for a
+    measurement): a checkpoint's entries hold only for the same kind."""
+    return "small" if g_small_key else "position"
 
 
 # ---------------------------------------------------------------------------
 # The Python boundary
 
 
-cdef class _Run:
-    """One solve: the shared state, one C solver per thread, and the root position."""
+cdef class SolveRun:
+    """One solve's search (catena.solver.solve drives it): the shared state, one C solver per
+    thread, and the root position.  ``sym_stones`` None: a third of the cells.  ``close()``
+    frees the tables when the solve returns."""
     cdef Shared* sh
     cdef Solver* solvers[MAX_THREADS]
     cdef int nthreads
     cdef readonly bint done
 
-    def __cinit__(self, Position pos, double tt_mb, int sym_stones, int threads):
+    def __cinit__(self, Position pos, double tt_mb, sym_stones, int threads):
+        sym_stones = pos._st.ncells // 3 if sym_stones is None else min(sym_stones, pos._st.ncells)
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
@@ -956,12 +996,25 @@ cdef class _Run:
         self.sh.nthreads = threads
 
     def __dealloc__(self):
+        self.close()
+
+    def close(self):
+        """Free the tables and the solvers now (the solve that made them has returned);
+        the run is unusable afterwards."""
         if self.sh != NULL:
             _table_free(&self.sh.table)
             _table_free(&self.sh.near)
         for i in range(self.nthreads):
             _solver_free(self.solvers[i])
+            self.solvers[i] = NULL
+        self.nthreads = 0
         free(self.sh)
+        self.sh = NULL
+
+    cdef int _check_open(self) except -1:
+        if self.sh == NULL:
+            raise RuntimeError("this solve has ended: its table is freed")
+        return 0
 
     def configure(self, long long max_nodes, double max_seconds, int lo, int hi, int guess):
         self.sh.max_nodes = max_nodes
@@ -972,6 +1025,7 @@ cdef class _Run:
 
     def work(self, int thread):
         """The search of one thread (call on its own thread, one call per thread)."""
+        self._check_open()
         cdef Solver* s = self.solvers[thread]
         with nogil:
             _thread_mtdf(s)
@@ -1007,21 +1061,23 @@ cdef class _Run:
     def stop(self):
         return (None, "nodes", "seconds", "interrupt")[self.sh.stop]
 
-    def save(self, str path, bytes header):
-        """Write the root bounds and the expensive entries to ``path`` (atomically)."""
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as handle:
-            handle.write(CHECKPOINT_MAGIC + header + b"\n")
-        cdef bytes name = os.fsencode(tmp)
+    def append_entries(self, str path):
+        """Append the expensive entries to the file ``path``; how many (OSError if that fails)."""
+        self._check_open()
+        cdef bytes name = os.fsencode(path)
         cdef FILE* out = fopen(name, "ab")
         cdef int64_t written
+        cdef int error = 0
         if out == NULL:
-            raise OSError(f"cannot write the checkpoint {tmp}")
+            raise OSError(errno, os.strerror(errno), path)
         with nogil:
             written = _save_entries(&self.sh.table, out, CHECKPOINT_WORK)
-        if fclose(out) != 0 or written < 0:
-            raise OSError(f"cannot write the checkpoint {tmp}")
-        os.replace(tmp, path)
+            if written < 0:
+                error = errno or EIO
+            if fclose(out) != 0 and error == 0:
+                error = errno or EIO
+        if error:
+            raise OSError(error, os.strerror(error), path)
         return written
 
     def load(self, str path, long offset, int lower, int upper):
@@ -1030,7 +1086,7 @@ cdef class _Run:
         cdef FILE* src = fopen(name, "rb")
         cdef int64_t loaded
         if src == NULL:
-            raise OSError(f"cannot read the checkpoint {path}")
+            raise OSError(errno, os.strerror(errno), path)
         fseek(src, offset, SEEK_SET)
         with nogil:
             loaded = _load_entries(&self.sh.table, src)
@@ -1094,236 +1150,6 @@ def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=Non
     if margin_bound is not None:
         g_margin_bound = int(bool(margin_bound))
     return old
-
-
-def _check_limit(value, what, kind, maximum):
-    if kind is int:
-        return optional_integer(value, what, 1, maximum)
-    return optional_real(value, what, maximum=maximum, positive=True)
-
-
-def _half_points(value, what, longest, rounding):
-    """A margin in points (or +1/0/-1 under longest ribbon) as whole half points, rounded."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise TypeError(f"{what} must be a number, not {value!r}")
-    scaled = value if longest else 2 * value
-    if abs(scaled) >= INF // 2:
-        return INF if scaled > 0 else -INF
-    return int(rounding(scaled))
-
-
-def _variant(pos):
-    return {"size": pos.size, "game_type": pos.game_type, "scoring": pos.scoring, "komi": pos.komi,
-            "key": "small" if g_small_key else "position"}
-
-
-def _root_id(pos):
-    """Names the root position in a checkpoint: its bounds hold only for it."""
-    return hashlib.sha256(repr(pos._key()).encode()).hexdigest()
-
-
-def _checkpoint_header(path):
-    """(header, byte offset of the entries) of the solver checkpoint at ``path``."""
-    with open(path, "rb") as handle:
-        magic = handle.readline()
-        line = handle.readline()
-        offset = handle.tell()
-    if magic != CHECKPOINT_MAGIC:
-        raise ValueError(f"{path} is not a catena solver checkpoint")
-    try:
-        header = json.loads(line)
-    except ValueError:
-        raise ValueError(f"{path}: the checkpoint header is damaged") from None
-    if not isinstance(header, dict):
-        raise ValueError(f"{path}: the checkpoint header is damaged")
-    return header, offset
-
-
-def _read_checkpoint(path, pos):
-    """(byte offset of the entries, root lower, root upper) of a checkpoint for ``pos``'s game."""
-    header, offset = _checkpoint_header(path)
-    mine = _variant(pos)
-    theirs = {k: header.get(k) for k in mine}
-    if theirs != mine:
-        raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
-    lower, upper = -INF, INF
-    if header.get("root") == _root_id(pos):
-        lower, upper = header["lower"], header["upper"]
-    return offset, lower, upper
-
-
-def _window_and_guess(scoring, window, guess):
-    """``window`` and ``guess`` (in points) checked and in the search's half points:
-    (lo, hi, guess), the window unbounded when None (shared with catena.distributed)."""
-    longest = scoring == "longest"
-    lo2, hi2 = -INF, INF
-    if window is not None:
-        if not isinstance(window, (tuple, list)) or len(window) != 2:
-            raise TypeError(f"window must be a pair (lo, hi), not {window!r}")
-        lo2 = _half_points(window[0], "window's lo", longest, math.floor)
-        hi2 = _half_points(window[1], "window's hi", longest, math.ceil)
-        if window[0] > window[1]:
-            raise ValueError(f"window must have lo <= hi, not {tuple(window)}")
-    guess2 = 0 if guess is None else _half_points(guess, "guess", longest, round)
-    return lo2, hi2, max(-INF + 1, min(INF - 1, guess2))
-
-
-def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=None,
-          sym_stones=None, *, threads=None, window=None, guess=None, checkpoint=None,
-          checkpoint_seconds=300):
-    """Solve ``pos`` exactly: its value with best play from both sides.
-
-    ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
-    ``solved=False`` and the bounds proven so far.  Ctrl-C stops it the same way.
-    Without either limit, a position estimated to take more than ten minutes
-    (:mod:`catena.effort`; the empty side-4 board: hours) raises TooMuchWorkError
-    with the estimate.
-    ``progress(nodes, seconds, lower, upper)`` is called about five times a second;
-    a callback that has a ``focus`` parameter also gets a SolveFocus (the null
-    window being tested and the main thread's line near the root).
-    ``tt_mb`` sizes the transposition table; ``sym_stones`` sets up to how many
-    stones keys are made canonical over the board's symmetries (default: a third
-    of the cells).  ``threads`` search threads share the table (default: all
-    cores); the value does not depend on it.
-
-    ``window=(lo, hi)`` asks a threshold question instead (lo <= hi, in points;
-    +1/0/-1 under longest ribbon): the search stops as soon as it proves
-    value <= lo or value >= hi (``stopped_by="window"``, the proof in
-    ``lower``/``upper``), or finds the exact value between them.  ``guess`` is
-    where the MTD(f) null windows start (a guess near the value saves work).
-
-    ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
-    entries to PATH after every null-window step and every
-    ``checkpoint_seconds``; a solve of the same game that finds PATH resumes
-    from it.
-
-    >>> import catena
-    >>> result = catena.solve(catena.Position(size=2))
-    >>> result.solved, result.value, result.winner
-    (True, 2.5, 'black')
-    >>> proof = catena.solve(catena.Position(size=3), window=(0, 0))   # does Black win?
-    >>> proof.stopped_by, proof.winner, proof.lower > 0
-    ('window', 'black', True)
-    """
-    if not isinstance(pos, Position):
-        raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
-    max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
-    max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
-    tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
-    checkpoint_seconds = real(checkpoint_seconds, "checkpoint_seconds", maximum=1e9, positive=True)
-    if sym_stones is None:
-        sym_stones = pos._st.ncells // 3
-    sym_stones = integer(sym_stones, "sym_stones", minimum=0)
-    threads = integer(min(os.cpu_count() or 1, MAX_THREADS) if threads is None else threads,
-                      "threads", 1, MAX_THREADS)
-    if max_seconds is None and max_nodes is None and checkpoint is None:
-        check_solvable(pos)                      # hours or more with no limit: refuse, say how long
-    longest = pos.scoring == "longest"
-    lo2, hi2, guess2 = _window_and_guess(pos.scoring, window, guess)
-    checkpoint = _checkpoint_path(checkpoint)
-    start = time.perf_counter()
-    if pos.is_game_over():
-        outcome = pos.outcome()
-        value = (0 if outcome.winner is None else (1 if outcome.winner == "black" else -1)) if longest \
-            else outcome.black_score - outcome.white_score
-        return SolveResult(value=None if longest else value, winner=outcome.winner or "draw",
-                           best_move=None, pv=(), nodes=0, seconds=0.0, solved=True,
-                           lower=value, upper=value, stopped_by=None)
-    resume = None
-    if checkpoint is not None and os.path.exists(checkpoint):
-        resume = _read_checkpoint(checkpoint, pos)        # before the table: a bad file costs nothing
-    run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells), threads)
-    if resume is not None:
-        run.load(checkpoint, *resume)
-    run.configure(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds),
-                  lo2, hi2, guess2)
-    header = dict(_variant(pos), root=_root_id(pos))
-
-    def save():
-        lower, upper = run.bounds
-        run.save(checkpoint, json.dumps(dict(header, lower=lower, upper=upper)).encode())
-
-    last = {"bounds": run.bounds, "saved": time.perf_counter()}
-
-    wants_focus = progress is not None and _accepts_focus(progress)
-
-    def poll():                                  # progress and checkpoints, in the caller's thread
-        if progress is not None:
-            lower, upper = run.bounds
-            args = (run.nodes, time.perf_counter() - start, _points(lower, longest), _points(upper, longest))
-            if wants_focus:
-                beta, line = run.focus
-                progress(*args, focus=SolveFocus(
-                    testing=_points(beta, longest),
-                    line=tuple((pos._move_table[m], index, count) for m, index, count in line)))
-            else:
-                progress(*args)
-        if checkpoint is not None and (run.bounds != last["bounds"]
-                                       or time.perf_counter() - last["saved"] >= checkpoint_seconds):
-            last["bounds"] = run.bounds
-            save()
-            last["saved"] = time.perf_counter()
-
-    # Ctrl-C stops the threads cleanly and the bounds proven so far are reported
-    run_interruptibly([functools.partial(run.work, thread) for thread in range(threads)],
-                      run.interrupt, poll, interval=0.2)
-    run.finish()
-    if checkpoint is not None:
-        save()
-    seconds = time.perf_counter() - start
-    nodes = run.nodes          # every thread's: the line below is walked on the main thread alone
-    lower, upper = run.bounds
-    if not run.done or lower < upper:
-        stopped_by = run.stop if not run.done else "window"
-        return _solve_result(lower, upper, longest, nodes, seconds, stopped_by)
-    pv = tuple(pos._move_table[m] for m in run.principal_variation(lower))
-    return _solve_result(lower, upper, longest, nodes, seconds, None, pv)
-
-
-def _accepts_focus(progress):
-    """Whether the ``progress`` callback takes a ``focus`` argument (a SolveFocus)."""
-    try:
-        return "focus" in inspect.signature(progress).parameters
-    except (TypeError, ValueError):                 # a callable without a signature: the classic four
-        return False
-
-
-def _checkpoint_path(checkpoint):
-    """``checkpoint`` as a str path (None stays None); TypeError for what is not a path."""
-    if checkpoint is None:
-        return None
-    try:
-        path = os.fspath(checkpoint)
-    except TypeError:
-        path = None
-    if not isinstance(path, str):
-        raise TypeError(f"checkpoint must be a path, not {checkpoint!r}")
-    return path
-
-
-def _solve_result(lower, upper, longest, nodes, seconds, stopped_by, pv=()):
-    """The SolveResult of root bounds in half points (shared with catena.distributed):
-    exact when ``stopped_by`` is None (``pv`` the best line, as Moves), else the bounds
-    proven, with the winner a window proof names (also in longest ribbon's +1/0/-1)."""
-    if stopped_by is not None:
-        winner = None
-        if stopped_by == "window":
-            winner = "black" if lower > 0 else ("white" if upper < 0 else None)
-        return SolveResult(value=None, winner=winner, best_move=None, pv=(), nodes=nodes, seconds=seconds,
-                           solved=False, lower=_points(lower, longest), upper=_points(upper, longest),
-                           stopped_by=stopped_by)
-    value = _points(lower, longest)
-    winner = "draw" if lower == 0 else ("black" if lower > 0 else "white")
-    return SolveResult(value=None if longest else value, winner=winner, best_move=pv[0] if pv else None,
-                       pv=tuple(pv), nodes=nodes, seconds=seconds, solved=True, lower=value, upper=value,
-                       stopped_by=None)
-
-
-def _points(half_points, longest):
-    """A margin in half points as points (None for an unproven infinite bound)."""
-    if abs(half_points) >= INF:
-        return None
-    return half_points if longest else half_points / 2.0
 
 
 # ---------------------------------------------------------------------------

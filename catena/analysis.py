@@ -209,7 +209,7 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool],
     does not finish, the position is too large and nothing is solved.  Ctrl-C
     stops the solving; the moves solved by then keep their values.
     """
-    from catena._solver import solve
+    from catena.solver import solve
 
     if exact is False:
         return {}, {}

@@ -83,7 +83,7 @@ def mcts_rate(size: int, iterations: int, threads: int = 1, rave: bool = True) -
 def solver_rate(size: int, max_seconds: float | None) -> float:
     """Exact-solver nodes per second of wall time from the empty board (stopped at
     ``max_seconds``), on two threads: the project machine's cores, the solver's default there."""
-    from catena._solver import solve
+    from catena.solver import solve
 
     result = solve(Position(size=size), max_seconds=max_seconds, tt_mb=64, threads=2)
     return result.nodes / result.seconds

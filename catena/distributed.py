@@ -45,29 +45,33 @@ import os
 import signal
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import catena
-from catena._solver import (
-    THREADS_LIMIT,
-    TableSolver,
-    _checkpoint_path,
-    _points,
-    _root_id,
-    _solve_result,
-    _variant,
-    _window_and_guess,
-    canonical_key,
-    next_window,
-    solver_moves,
-)
-from catena._solver import UNBOUNDED as INF
 from catena._validate import integer, optional_integer, optional_real, real
+from catena.checkpoint import check_writable, checkpoint_path, header_line, replacing, verified_fields
+from catena.errors import CheckpointError, CheckpointWarning
 from catena.results import SolveResult
 from catena.selfplay import play_game, record_name, record_text
+from catena.solver import (
+    THREADS_LIMIT,
+    TableSolver,
+    canonical_key,
+    game_variant,
+    next_window,
+    points,
+    root_id,
+    solve_result,
+    solver_moves,
+    static_bounds,
+    window_and_guess,
+)
+from catena.solver import UNBOUNDED as INF
 
-CHECKPOINT_FORMAT = "catena-distributed-checkpoint 1"
+CHECKPOINT_FORMAT = "catena-distributed-checkpoint 2"      # 1 had no checksum: refused, as it could lie
+CHECKPOINT_LIMIT = 1 << 28  # bytes a checkpoint may take (a unit's bounds take about 30; depth 4 has < 10^6 units)
 UNITS_PER_SEARCHER = 8      # the default depth is the first that gives at least this many units a searcher
 NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
@@ -327,37 +331,46 @@ class _Cluster:
 
 
 def _read_checkpoint(path: str, pos: catena.Position) -> tuple[dict[int, list[int]], int]:
-    """The unit bounds and the split depth they were proven at (a resume splits there too)."""
+    """The unit bounds and the split depth they were proven at (a resume splits there too);
+    CheckpointError, naming the file, for anything but a sound checkpoint of this game."""
+    with open(path, "rb") as handle:
+        data = handle.read(CHECKPOINT_LIMIT + 1)
+    if len(data) > CHECKPOINT_LIMIT:
+        raise CheckpointError(f"{path} is not a catena distributed-solve checkpoint (over {CHECKPOINT_LIMIT:,} bytes)")
     try:
-        with open(path) as handle:
-            saved = json.load(handle)
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError(f"{path} is not a catena distributed-solve checkpoint (not JSON)") from None
-    if not isinstance(saved, dict) or saved.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{path} is not a catena distributed-solve checkpoint")
-    mine = _variant(pos)
+        saved = json.loads(data)
+    except (ValueError, RecursionError):
+        raise CheckpointError(f"{path} is not a catena distributed-solve checkpoint (not JSON)") from None
+    if not isinstance(saved, dict) or not str(saved.get("format", "")).startswith("catena-distributed-checkpoint"):
+        raise CheckpointError(f"{path} is not a catena distributed-solve checkpoint")
+    if saved["format"] != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"{path} is a distributed-solve checkpoint of another format ({saved['format']!r}, "
+                              f"this catena reads {CHECKPOINT_FORMAT!r}): remove it to start afresh")
+    saved = verified_fields(data, path)
+    mine = game_variant(pos)
     theirs = {k: saved.get(k) for k in mine}
     if theirs != mine:
-        raise ValueError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
+        raise CheckpointError(f"{path} is a checkpoint of another game ({theirs}); this one is {mine}")
     try:
         cache = {int(key): [int(lo), int(hi)] for key, (lo, hi) in saved["units"].items()}
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(f"{path}: the checkpoint's unit bounds are damaged") from None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise CheckpointError(f"{path}: the checkpoint's unit bounds are damaged") from None
+    if any(not -INF <= lo <= hi <= INF for lo, hi in cache.values()):
+        raise CheckpointError(f"{path}: the checkpoint's unit bounds are damaged (out of range)")
     try:
         depth = integer(saved.get("depth"), "the checkpoint's split depth", 0, MAX_DEPTH)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"{path}: {error}") from None
+        raise CheckpointError(f"{path}: {error}") from None
     return cache, depth
 
 
 def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int]], depth: int) -> None:
-    """Every unit's proven bounds (valid for any root of the same game), written beside and renamed."""
-    data = dict(_variant(pos), format=CHECKPOINT_FORMAT, root=_root_id(pos), depth=depth,
+    """Every unit's proven bounds (valid for any root of the same game) with their checksum, written
+    atomically (catena.checkpoint.replacing); OSError if that fails, ``path`` unchanged."""
+    data = dict(game_variant(pos), format=CHECKPOINT_FORMAT, root=root_id(pos), depth=depth,
                 units={str(key): bounds for key, bounds in cache.items()})
-    tmp = path + ".tmp"
-    with open(tmp, "w") as handle:
-        json.dump(data, handle)
-    os.replace(tmp, path)
+    with replacing(path) as (_, handle):
+        handle.write(header_line(data))
 
 
 @dataclass
@@ -411,21 +424,23 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
     """
     if not isinstance(pos, catena.Position):
         raise TypeError(f"expected a catena.Position, not {type(pos).__name__}")
-    lo2, hi2, g = _window_and_guess(pos.scoring, window, guess)
+    lo2, hi2, g = window_and_guess(pos.scoring, window, guess)
     tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
     max_units = optional_integer(max_units, "max_units", 1)
     max_seconds = optional_real(max_seconds, "max_seconds", positive=True)
     if depth is not None:
         depth = integer(depth, "depth", 0, MAX_DEPTH)
     threads = integer(threads, "threads", 1, THREADS_LIMIT)
-    checkpoint = _checkpoint_path(checkpoint)
+    checkpoint = checkpoint_path(checkpoint)
     if pos.is_game_over():
         return catena.solve(pos)
     cache: dict[int, list[int]] = {}
-    if checkpoint is not None and os.path.exists(checkpoint):
-        cache, saved_depth = _read_checkpoint(checkpoint, pos)   # before Ray starts: a bad file costs nothing
-        if depth is None:
-            depth = saved_depth     # its units, so any number of workers resumes with every saved bound
+    if checkpoint is not None:
+        if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+            cache, saved_depth = _read_checkpoint(checkpoint, pos)   # before Ray starts: a bad file costs nothing
+            if depth is None:
+                depth = saved_depth     # its units, so any number of workers resumes with every saved bound
+        check_writable(checkpoint)
     cluster = _Cluster(address, workers)
     try:
         with _unit_solvers(cluster, pos, tt_mb, threads) as (actors, machine_of):
@@ -550,7 +565,11 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     def save(force: bool = False) -> None:
         nonlocal last_save
         if checkpoint is not None and (force or time.perf_counter() - last_save >= 5):
-            _write_checkpoint(checkpoint, pos, cache, plan.depth)
+            try:
+                _write_checkpoint(checkpoint, pos, cache, plan.depth)
+            except OSError as error:
+                warnings.warn(f"cannot save the checkpoint {checkpoint} ({error}); the solve goes on and "
+                              f"returns the bounds it proves", CheckpointWarning, stacklevel=2)
             last_save = time.perf_counter()
 
     def cancel(keep: set[tuple[int, int]], why: str = "cutoff") -> None:
@@ -620,11 +639,11 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                     save()
                     if progress is not None:
                         lo_now, hi_now = _bounds(plan.root, cache)
-                        progress(stats.nodes, time.perf_counter() - start, _points(lo_now, longest),
-                                 _points(hi_now, longest))
+                        progress(stats.nodes, time.perf_counter() - start, points(lo_now, longest),
+                                 points(hi_now, longest))
                 stopped_by = limit_reached()
             lower, upper = _bounds(plan.root, cache)
-            stats.windows.append(dict(beta=_points(beta, longest),
+            stats.windows.append(dict(beta=points(beta, longest),
                                       answer="yes" if lower >= beta else "no" if upper < beta else None,
                                       seconds=time.perf_counter() - window_start,
                                       answers=stats.units - window_units, nodes=stats.nodes - window_nodes,
@@ -646,10 +665,12 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
                          workers=cluster.workers,
                          searchers=searchers,
                          seconds=seconds)
-    if lower < upper:
-        return _solve_result(lower, upper, longest, stats.nodes, seconds, stopped_by or "window")
+    if lower < upper:           # at least the bounds that need no search (a limit may stop before any proof)
+        static_lo, static_hi = static_bounds(pos)
+        return solve_result(max(lower, static_lo), min(upper, static_hi), longest, stats.nodes, seconds,
+                             stopped_by or "window")
     pv = _principal_variation(ray, plan, cache, actors, home, lower)
-    return _solve_result(lower, upper, longest, stats.nodes, seconds, None,
+    return solve_result(lower, upper, longest, stats.nodes, seconds, None,
                          [catena.Move.from_index(index, pos.size) for index in pv])
 
 

@@ -54,3 +54,23 @@ class TooMuchWorkError(CatenaError):
       ...
     catena.errors.TooMuchWorkError: solving this position exactly would take at least of the order of 10^16 nodes, more than 103 years at 3 million nodes a second (61 legal cells; the work grows about 1.9 times per legal cell, faster in an even game, docs/side4.md): give max_seconds or max_nodes to search with a limit and get proven bounds
     """  # noqa: E501 (a doctest shows the whole message)
+
+
+class CheckpointError(CatenaError):
+    """A checkpoint file that cannot be used: damaged (its header fails its checksum or a
+    check of its values), not a checkpoint, of another game, or a path where none can be
+    written.  The message names the file (docs/robustness.md says what checkpoints promise).
+
+    >>> import catena, tempfile, os
+    >>> junk = os.path.join(tempfile.mkdtemp(), "junk.ckpt")
+    >>> _ = open(junk, "wb").write(b"not a checkpoint\\n")
+    >>> catena.solve(catena.Position(size=2), checkpoint=junk)
+    Traceback (most recent call last):
+      ...
+    catena.errors.CheckpointError: ... is not a catena solver checkpoint
+    """
+
+
+class CheckpointWarning(UserWarning):
+    """A checkpoint save that failed (a full disk, say): the solve goes on, or returns the
+    bounds it proved, and the warning names the operating system's error."""

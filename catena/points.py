@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Optional
 
 from catena._geometry import Move
 from catena._position import Position
-from catena._solver import solve
+from catena.solver import solve
 
 
 @dataclass(frozen=True)

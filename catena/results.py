@@ -151,7 +151,8 @@ class SolveResult:
     winner), ``winner`` "black", "white" or "draw"; ``pv`` a line of best play
     to the end.  When a limit stopped the search, ``solved`` is False, ``value``
     and ``winner`` are None, and ``lower``/``upper`` are the bounds proven so
-    far (None where nothing was proven); ``stopped_by`` says which limit.
+    far, at least those that need no search (the most either side can still
+    score); ``stopped_by`` says which limit.
     Under longest-ribbon scoring the bounds are +1 (Black wins), 0, -1.
 
     >>> import catena

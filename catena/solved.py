@@ -17,10 +17,10 @@ from typing import Callable
 
 from catena._geometry import cells, check_size, symmetries
 from catena._position import KOMI_RANGES, Position
-from catena._solver import solve
 from catena.effort import check_solvable
 from catena.errors import TooMuchWorkError
 from catena.results import SolveResult
+from catena.solver import solve
 
 
 @dataclass(frozen=True)

@@ -111,3 +111,22 @@ def test_a_failing_task_is_raised_once_all_have_ended():
 
 def test_no_tasks():
     assert run_interruptibly([], lambda: None) == []
+
+
+def test_a_ctrl_c_while_the_threads_start_never_returns_before_a_begun_task_ends():
+    """A Ctrl-C landing inside Thread.start (the thread exists, its start not yet counted) made
+    this return while that task still ran on the caller's C state: solve then freed the table
+    under a running save (a crash).  Tasks that send the Ctrl-C as they begin, 30 times."""
+    import os
+
+    for _ in range(30):
+        begun, ended = [], []
+
+        def task(begun=begun, ended=ended):
+            begun.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.02)
+            ended.append(1)
+
+        run_interruptibly([task, task, task], lambda: None, interval=0.01)
+        assert len(ended) == len(begun) >= 1

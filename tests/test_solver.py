@@ -42,7 +42,7 @@ TT_MB = 16       # small tables: every position solved here is small
 @pytest.fixture(autouse=True, params=[1, 2], ids=["threads1", "threads2"])
 def solver_threads(request, monkeypatch):
     """Every test here runs with one search thread and with two sharing the table."""
-    solve = functools.partial(catena._solver.solve, threads=request.param)
+    solve = functools.partial(catena.solver.solve, threads=request.param)
     monkeypatch.setattr(catena, "solve", solve)
     monkeypatch.setattr(catena.solved, "solve", solve)
     return request.param

@@ -182,7 +182,7 @@ def test_checkpoint_refuses_other_games_and_other_files(tmp_path):
     junk.write_bytes(b"not a checkpoint\n")
     with pytest.raises(ValueError, match="not a catena solver checkpoint"):
         catena.solve(Position(2), checkpoint=junk)
-    from catena._solver import CHECKPOINT_MAGIC
+    from catena.solver import CHECKPOINT_MAGIC
     for header in (b"{not json\n", b"[1, 2]\n"):
         junk.write_bytes(CHECKPOINT_MAGIC + header)
         with pytest.raises(ValueError, match="header is damaged"):
@@ -254,7 +254,7 @@ def test_command_line_checkpoint_and_window(tmp_path):
 def test_shrunk_checkpoint_keeps_the_bounds_and_the_expensive_proofs(tmp_path):
     """A checkpoint shrunk to its expensive entries resumes with the same bounds and value, and
     spares work; the cheap subtrees are searched again."""
-    from catena._solver import shrink_checkpoint
+    from catena.solver import shrink_checkpoint
 
     pos = Position(3)
     fresh = catena.solve(pos, tt_mb=TT_MB, threads=1)
@@ -275,7 +275,7 @@ def test_shrunk_checkpoint_keeps_the_bounds_and_the_expensive_proofs(tmp_path):
 
 
 def test_shrink_checkpoint_refuses_bad_input(tmp_path):
-    from catena._solver import shrink_checkpoint
+    from catena.solver import shrink_checkpoint
 
     junk = tmp_path / "junk.ckpt"
     junk.write_bytes(b"not a checkpoint\n")
@@ -308,3 +308,104 @@ def test_command_line_shrink_checkpoint(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "catena", "shrink-checkpoint", "s3.ckpt", "x.ckpt",
                           "--min-nodes", "0"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert bad.returncode == 2 and "min-nodes" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# ---------------------------------------------------------------------------
+# Bounds under every limit (issue 49.3): never None, and true bounds
+
+def static_cases():
+    """Every variant (komi 0 and 3 where there is komi): the empty side-2 and side-3 boards, and
+    positions of random play on sides 3 and 4 from the start to the end (finished ones too)."""
+    rng = random.Random(49)
+    out = []
+    for game_type, scoring in VARIANTS:
+        for komi in ((0, 3) if game_type == "komi" else (0,)):
+            out += [Position(2, game_type, scoring, komi), Position(3, game_type, scoring, komi)]
+            for size, legal_cells in ((3, 0), (3, 0), (4, 12), (4, 0)):
+                pos = Position(size, game_type, scoring, komi)
+                while not pos.is_game_over() and len(list(pos.legal_moves())) > legal_cells:
+                    pos.push(rng.choice(list(pos.legal_moves())))
+                    if size == 3 or len(list(pos.legal_moves())) <= 12:
+                        out.append(pos.copy())
+    return out
+
+
+def test_static_bounds_hold_the_exact_value():
+    """The bounds a stopped solve reports at least (what either side can still score) contain
+    the exact value of each position: about 350 positions of every variant, exact values by
+    solving (themselves checked against brute force in test_solver.py)."""
+    from catena.solver import static_bounds
+
+    from conftest import final_value
+
+    checked = 0
+    for pos in static_cases():
+        lo, hi = static_bounds(pos)
+        if pos.is_game_over():
+            value = final_value(pos)
+        else:
+            value = value_of(catena.solve(pos, tt_mb=TT_MB, threads=1), pos.scoring)
+        value2 = value if pos.scoring == "longest" else round(2 * value)
+        assert lo <= value2 <= hi, (pos.to_string(), pos.game_type, pos.scoring, pos.komi, lo, value2, hi)
+        checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("limit", [{"max_nodes": 1}, {"max_nodes": 30_000}, {"max_seconds": 3}])
+def test_a_limited_solve_reports_proven_bounds_never_none(limit):
+    """`catena.solve(catena.Position(size=4), max_seconds=3)` returned lower=None, upper=None."""
+    result = catena.solve(Position(4), threads=1, **limit)
+    assert not result.solved and result.stopped_by in ("nodes", "seconds")
+    assert result.lower is not None and result.upper is not None
+    assert -37.5 <= result.lower <= 9.5 <= result.upper <= 37.5          # side 4's value is +9.5
+    for scoring in ("longest", "square"):
+        other = catena.solve(Position(4, scoring=scoring), threads=1, max_nodes=1)
+        assert other.lower is not None and other.upper is not None and other.lower <= other.upper
+
+
+def test_an_interrupted_solve_reports_bounds_never_none():
+    import _thread
+    import threading
+
+    calls = []
+
+    def ctrl_c(*args):                            # Ctrl-C in the solve's thread at its first report
+        if not calls:
+            calls.append(args)
+            threading.Timer(0, _thread.interrupt_main).start()
+
+    result = catena.solve(Position(4), threads=1, max_seconds=60, progress=ctrl_c)
+    assert result.stopped_by == "interrupt" and result.lower is not None and result.upper is not None
+    assert calls[0][2:] == (-37.5, 37.5)          # progress reports the same bounds
+
+
+def test_the_command_line_prints_the_bounds_the_api_returns(tmp_path):
+    """The CLI words for a stopped solve, with the API's bounds (threads 1: the same search)."""
+    import subprocess
+    import sys
+
+    api = catena.solve(Position(4), threads=1, max_nodes=30_000)
+    for limit in (["--max-nodes", "30000"], ["--max-seconds", "3"]):
+        proc = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "4", "--threads", "1", *limit],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 1, proc.stderr
+        assert "inf" not in proc.stdout and "None" not in proc.stdout
+        if limit[0] == "--max-nodes":
+            assert f"unsolved (stopped by nodes): value in [{api.lower:+g}, {api.upper:+g}] after {api.nodes:,} " \
+                "nodes" in proc.stdout, proc.stdout
+        else:
+            assert "unsolved (stopped by seconds): value in [" in proc.stdout
+
+
+def test_the_command_line_names_the_side_a_window_proof_is_on(tmp_path):
+    """With bounds never None, the words of a window proof come from the window: value <= LO or
+    value >= HI (side 3's value is +10.5)."""
+    import subprocess
+    import sys
+
+    for window, words in ((("20", "30"), "proven: value <= "), (("0", "0"), "proven: value >= ")):
+        proc = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "--window", *window],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 0 and words in proc.stdout, proc.stdout + proc.stderr
+        bound = float(proc.stdout.split(words)[1].split()[0])
+        assert (bound <= 20 and bound >= 10.5) if words.endswith("<= ") else 0 < bound <= 10.5
