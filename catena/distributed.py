@@ -894,21 +894,22 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
     if out is not None:
         out = os.fspath(out)
         os.makedirs(out, exist_ok=True)
-    cluster = _Cluster(address, workers)
-    ray = cluster.ray
-    if npz is None:
-        task = ray.remote(num_cpus=1)(_play_record)
-        submit = lambda index: task.remote(index, seed, size, game_type, scoring, iterations)    # noqa: E731
-    else:
-        task = ray.remote(num_cpus=1)(_play_samples)
-        submit = lambda index: task.remote(index, seed, size, game_type, scoring, komi,         # noqa: E731
-                                           iterations, sample_plies)
     summary: dict[str, Any] = dict.fromkeys(("P1", "P2") if npz is None else ("black", "white"), 0)
     summary.update(draws=0, games=0)
     samples: dict[int, dict[str, list[Any]]] = {}
     inflight: dict[Any, int] = {}
     following = 0
+    cluster = None
     try:
+        cluster = _Cluster(address, workers)       # Ctrl-C while Ray starts: no game played, Ray stopped
+        ray = cluster.ray
+        if npz is None:
+            task = ray.remote(num_cpus=1)(_play_record)
+            submit = lambda index: task.remote(index, seed, size, game_type, scoring, iterations)    # noqa: E731
+        else:
+            task = ray.remote(num_cpus=1)(_play_samples)
+            submit = lambda index: task.remote(index, seed, size, game_type, scoring, komi,         # noqa: E731
+                                               iterations, sample_plies)
         while following < n_games or inflight:
             while following < n_games and len(inflight) < 2 * (cluster.workers or 1):
                 inflight[submit(following)] = following
@@ -934,7 +935,8 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
         for ref in inflight:
             ray.cancel(ref)
     finally:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
     if npz is not None:
         from catena import training
 
