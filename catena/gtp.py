@@ -79,8 +79,9 @@ def final_score(position: Position) -> str:
 
 
 def _command_lines(stream: IO[Any]) -> Iterator[tuple[Union[bytes, str], bool]]:
-    """The lines of ``stream`` (bytes or str), each with whether it was longer than MAX_LINE:
-    of such a line only the start is kept, the rest is read past, never held."""
+    """The lines of ``stream`` (bytes or str), each with whether it held MAX_LINE characters or
+    more (its newline not counted): of such a line only the start is kept, the rest is read
+    past, never held."""
     while line := stream.readline(MAX_LINE):
         newline = b"\n" if isinstance(line, bytes) else "\n"
         too_long = len(line) == MAX_LINE and not line.endswith(newline)
@@ -166,13 +167,13 @@ class GtpEngine:
 
         The streams may be binary (as ``python -m catena gtp`` reads and writes them) or
         text.  Read as bytes, a command that is not UTF-8 gets a ``?`` answer, and so does a
-        line longer than MAX_LINE; either way the session goes on.  Answers to a binary
+        line of MAX_LINE or more; either way the session goes on.  Answers to a binary
         stream are UTF-8.
         """
         binary_out = not isinstance(stdout, io.TextIOBase)
         for line, too_long in _command_lines(stdin):
             if too_long:
-                answer = self._refusal(line, f"the command line is longer than {MAX_LINE} characters")
+                answer = self._refusal(line, f"the command line is too long: {MAX_LINE} characters or more")
             elif isinstance(line, bytes):
                 answer = self._execute_bytes(line)
             else:

@@ -315,11 +315,11 @@ def test_an_overlong_line_is_refused_without_being_held():
     out = io.BytesIO()
     assert e.run(io.BytesIO(b"1 name\n2 " + b"x" * 10 * gtp.MAX_LINE + b"\n3 name\n"), out) == 0
     answers = out.getvalue().decode().split("\n\n")
-    assert answers == ["=1 catena", f"?2 the command line is longer than {gtp.MAX_LINE} characters",
+    assert answers == ["=1 catena", f"?2 the command line is too long: {gtp.MAX_LINE} characters or more",
                        "=3 catena", ""]
     text = io.StringIO()
     assert e.run(io.StringIO("name\n" + "y" * (gtp.MAX_LINE + 1)), text) == 0      # text streams too
-    assert text.getvalue() == f"= catena\n\n? the command line is longer than {gtp.MAX_LINE} characters\n\n"
+    assert text.getvalue() == f"= catena\n\n? the command line is too long: {gtp.MAX_LINE} characters or more\n\n"
 
 
 def test_end_of_input_ends_the_engine(tmp_path):
