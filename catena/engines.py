@@ -125,7 +125,7 @@ class GtpClient:
     text is a failure at once rather than a silent reader; its standard error is
     read to the end (the last lines are kept for the report), so the engine never
     blocks on a full pipe.  The engine runs in a session of its own and is killed
-    with its whole process group, so a wrapper (``bash -c '...'``, ``env``) leaves
+    with its whole process group, so a wrapper (``bash -c '...'``, a script) leaves
     nothing running, and the terminal's Ctrl-C reaches the match, not the engines.
     """
 
@@ -144,7 +144,8 @@ class GtpClient:
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
-    def _lines(self, stream: Optional[IO[bytes]]) -> Iterator[str]:
+    @staticmethod
+    def _lines(stream: Optional[IO[bytes]]) -> Iterator[str]:
         """The stream's lines (pieces of MAX_LINE bytes at most), decoded, until its end."""
         assert stream is not None
         try:
