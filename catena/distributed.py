@@ -331,13 +331,21 @@ def _signals_held(ray: Any = None, note: Optional[str] = None):
 def _check_reachable(ray: Any, address: str) -> None:
     """Raise ConnectionError unless the Ray head at ``address`` takes a TCP connection within
     CONNECT_SECONDS: ray.init waits 20 attempts of about 40 s on an address where nothing listens."""
-    if address in ("auto", "local") or "://" in address:     # found or started by Ray; Ray Client
+    if address == "local" or "://" in address:              # a Ray started here; Ray Client
         return
-    try:                                # as ray.init reads it: 127.0.0.1 is the machine's own address
+    try:              # the address as ray.init reads it: "auto" found, 127.0.0.1 the machine's own
         from ray._private.services import canonicalize_bootstrap_address
-        target = canonicalize_bootstrap_address(address) or address
-    except (ImportError, ValueError):
-        target = address
+    except ImportError:
+        if address == "auto":
+            return
+        target: Optional[str] = address
+    else:
+        try:
+            target = canonicalize_bootstrap_address(address)  # "auto" and no cluster: ConnectionError
+        except ValueError:
+            target = address
+    if target is None:                                        # Ray will start one here
+        return
     host, _, port = target.rpartition(":")
     if not host or not port.isdigit():
         raise ValueError(f"address must be a Ray head's HOST:PORT such as 'HEAD:6379' or 'auto', not {address!r}")
@@ -345,7 +353,8 @@ def _check_reachable(ray: Any, address: str) -> None:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
     except OSError as exc:
         why = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
-        raise ConnectionError(f"no Ray cluster answers at {address} ({why}, {CONNECT_SECONDS} s at most): "
+        where = address if target == address else f"{address}, that is {target}"
+        raise ConnectionError(f"no Ray cluster answers at {where} ({why}, {CONNECT_SECONDS} s at most): "
                               f"start its head with 'ray start --head' and give the address it prints") from None
 
 
