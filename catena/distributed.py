@@ -43,6 +43,8 @@ import itertools
 import json
 import os
 import signal
+import socket
+import sys
 import threading
 import time
 import warnings
@@ -74,6 +76,10 @@ CHECKPOINT_FORMAT = "catena-distributed-checkpoint 2"      # 1 had no checksum: 
 CHECKPOINT_LIMIT = 1 << 28  # bytes a checkpoint may take (a unit's bounds take about 30; depth 4 has < 10^6 units)
 UNITS_PER_SEARCHER = 8      # the default depth is the first that gives at least this many units a searcher
 NICENESS = "RAY_worker_niceness"   # Ray runs a local Ray's workers at this niceness (default 15)
+GCS_ATTEMPTS = "RAY_gcs_server_port_wait_time_s"   # ray.init's attempts to reach a head (default 20)
+CONNECT_SECONDS = 10        # a Ray head's address that takes no TCP connection this long fails
+WORKER_RESTARTS = 3         # times Ray starts a solve's actor again after its process died
+LOST_ANSWERS = 20           # answers a searcher may lose to dying workers before the solve gives up
 MAX_DEPTH = 4               # deeper, the top of the tree costs the driver more than it spreads
 SPLIT_SECONDS = 0.5         # a unit searched this long while a searcher idles or speculates is split ...
 SPLIT_MOVES = 16            # ... unless it lies this many moves below the root
@@ -292,38 +298,122 @@ def _ray():
     return ray
 
 
+@contextlib.contextmanager
+def _signals_held(ray: Any = None, note: Optional[str] = None):
+    """Hold Ctrl-C (SIGINT) and a SIGTERM the program handles while Ray starts or stops; yields the
+    list of the signals that came meanwhile.  Cut short, Ray's start-up left its processes running
+    for up to a minute, printed a traceback, or crashed the interpreter (SIGSEGV).  ``ray``: keep
+    its ``init`` from setting a SIGTERM handler of its own (exit at once) in the program's place.
+    ``note`` is written to stderr at the first signal held, so the wait is not a mystery."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught                               # signals reach the main thread only
+        return
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    held = [sig for sig, handler in saved.items() if callable(handler)]     # not SIG_DFL, SIG_IGN
+    utils = getattr(getattr(ray, "_private", None), "utils", None)
+    own_sigterm = getattr(utils, "set_sigterm_handler", None)
+
+    def hold(signum: int, frame: Any) -> None:
+        if note and not caught:
+            sys.stderr.write(f"\n{note}\n")
+        caught.append(signum)
+
+    for sig in held:
+        signal.signal(sig, hold)
+    if signal.SIGTERM in held and own_sigterm is not None:
+        utils.set_sigterm_handler = lambda handler: None
+    try:
+        yield caught
+    finally:
+        if own_sigterm is not None:
+            utils.set_sigterm_handler = own_sigterm
+        for sig in held:
+            signal.signal(sig, saved[sig])
+
+
+def _check_reachable(ray: Any, address: str) -> None:
+    """Raise ConnectionError unless the Ray head at ``address`` takes a TCP connection within
+    CONNECT_SECONDS: ray.init waits 20 attempts of about 40 s on an address where nothing listens."""
+    if address == "local" or "://" in address:              # a Ray started here; Ray Client
+        return
+    try:              # the address as ray.init reads it: "auto" found, 127.0.0.1 the machine's own
+        from ray._private.services import canonicalize_bootstrap_address
+    except ImportError:
+        if address == "auto":
+            return
+        target: Optional[str] = address
+    else:
+        try:
+            target = canonicalize_bootstrap_address(address)  # "auto" and no cluster: ConnectionError
+        except ValueError:
+            target = address
+    if target is None:                                        # Ray will start one here
+        return
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"address must be a Ray head's HOST:PORT such as 'HEAD:6379' or 'auto', not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        where = address if target == address else f"{address}, that is {target}"
+        raise ConnectionError(f"no Ray cluster answers at {where} ({why}, {CONNECT_SECONDS} s at most): "
+                              f"start its head with 'ray start --head' and give the address it prints") from None
+
+
 class _Cluster:
-    """Ray for one call: the one already running in this process, or one started (and stopped) here."""
+    """Ray for one call: the one already running in this process, or one started (and stopped) here.
+
+    Ctrl-C while Ray starts takes effect once it is up: it is stopped again and the signal
+    delivered.  An address where no Ray head answers fails within CONNECT_SECONDS (a port
+    that answers but is not a Ray head, within one attempt of Ray's own, about 40 s)."""
 
     def __init__(self, address: Optional[str], workers: Optional[int]):
         if address is not None and not isinstance(address, str):
             raise TypeError(f"address must be a Ray address such as 'HEAD:6379' or 'auto', not {address!r}")
         self.workers = optional_integer(workers, "workers", 1, 100_000)
-        self.ray = _ray()
         self.started = False
+        with _signals_held() as caught:             # importing Ray takes seconds too
+            self.ray = _ray()
+        if caught:
+            signal.raise_signal(caught[0])
         if not self.ray.is_initialized():
             options: dict[str, Any] = dict(include_dashboard=False, logging_level="ERROR",
                                            configure_logging=False)
             if address is None:
                 options["num_cpus"] = os.cpu_count() or 1
-            saved = os.environ.get(NICENESS)
-            os.environ[NICENESS] = os.environ.get(NICENESS, "0")    # Ray's default, 15, starves them
-            main = threading.current_thread() is threading.main_thread()
-            on_sigterm = signal.getsignal(signal.SIGTERM) if main else None
+            else:
+                _check_reachable(self.ray, address)
+            settings = {NICENESS: "0",                  # Ray's default, 15, starves them
+                        GCS_ATTEMPTS: "1" if address is not None else None}   # a port but no Ray: fail
+            saved = {name: os.environ.get(name) for name in settings}
+            for name, value in settings.items():
+                if value is not None and saved[name] is None:
+                    os.environ[name] = value
             try:
-                self.ray.init(address=address, **options)
+                with _signals_held(self.ray, "catena: stopping once Ray has started") as caught:
+                    try:
+                        self.ray.init(address=address, **options)
+                        self.started = True
+                    finally:
+                        if caught:
+                            self.close()
             finally:
-                if saved is None:
-                    del os.environ[NICENESS]
-                if callable(on_sigterm):        # ray.init sets its own (exit at once): the program's stays
-                    signal.signal(signal.SIGTERM, on_sigterm)
-            self.started = True
+                for name, value in saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+            if caught:
+                signal.raise_signal(caught[0])
         if self.workers is None:
             self.workers = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def close(self) -> None:
+        """Stop the Ray started here (a Ctrl-C meanwhile is held and dropped: the call is ending)."""
         if self.started:
-            self.ray.shutdown()
+            with _signals_held():
+                self.ray.shutdown()
+            self.started = False
 
 
 # ---------------------------------------------------------------------------
@@ -376,6 +466,7 @@ def _write_checkpoint(path: str, pos: catena.Position, cache: dict[int, list[int
 @dataclass
 class _Stats:
     units: int = 0              # null-window answers received
+    lost: int = 0               # answers lost with a worker that died (the units asked again)
     cancelled: int = 0
     preempted: int = 0          # of the cancelled: speculation stopped for needed work
     splits: int = 0
@@ -441,7 +532,14 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
             if depth is None:
                 depth = saved_depth     # its units, so any number of workers resumes with every saved bound
         check_writable(checkpoint)
-    cluster = _Cluster(address, workers)
+    start = time.perf_counter()
+    try:
+        cluster = _Cluster(address, workers)
+    except KeyboardInterrupt:                   # while Ray started (it has been stopped again)
+        lower, upper = (-INF, INF) if depth is None else _bounds(work_units(pos, depth).root, cache)
+        static_lo, static_hi = static_bounds(pos)
+        return solve_result(max(lower, static_lo), min(upper, static_hi), pos.scoring == "longest", 0,
+                            time.perf_counter() - start, "interrupt")
     try:
         with _unit_solvers(cluster, pos, tt_mb, threads) as (actors, machine_of):
             return _solve_on(cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds,
@@ -466,9 +564,10 @@ def _seats(machines: list[int], workers: int) -> list[int]:
 @contextlib.contextmanager
 def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float, threads: int):
     """(actors, machine_of): one _UnitSolver actor a machine holding its workers' seats as searchers
-    (one table, ``tt_mb`` a worker), and each searcher's actor.  The actors are killed on the way
-    out: left to Ray's garbage collection they would hold their CPUs into the next solve, which
-    then waits."""
+    (one table, ``tt_mb`` a worker), and each searcher's actor.  An actor whose process dies is
+    started again by Ray (WORKER_RESTARTS times at most) with an empty table.  The actors are
+    killed on the way out: left to Ray's garbage collection they would hold their CPUs into the
+    next solve, which then waits."""
     ray = cluster.ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -482,6 +581,7 @@ def _unit_solvers(cluster: _Cluster, pos: catena.Position, tt_mb: float, threads
         if seats:
             searchers = _searchers(seats, threads)
             placed = actor_class.options(num_cpus=min(seats, cpus), max_concurrency=len(searchers) + 1,
+                                         max_restarts=WORKER_RESTARTS,     # its units are asked again
                                          scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False))
             machine_of += [len(actors)] * len(searchers)
             actors.append(placed.remote(pos.copy(), tt_mb, searchers))
@@ -552,9 +652,20 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
         why = cancelled.pop(ref, None)
         try:
             lower, upper, nodes = ray.get(ref)
-        except ray.exceptions.TaskCancelledError:
-            stats.cancelled += 1
-            stats.cancelled_by[why] = stats.cancelled_by.get(why, 0.0) + time.perf_counter() - began
+        except ray.exceptions.RayError as error:
+            if why is not None:                      # cancelled (its worker may have died since)
+                stats.cancelled += 1
+                stats.cancelled_by[why] = stats.cancelled_by.get(why, 0.0) + time.perf_counter() - began
+                return
+            if not isinstance(error, ray.exceptions.RayActorError):
+                raise
+            stats.lost += 1                          # its worker died: Ray restarts it, the unit is asked again
+            if stats.lost > LOST_ANSWERS * searchers:   # dead for good (restarts spent): calls fail at once
+                saved = (f"the bounds proven so far are saved in {checkpoint}: run again to resume"
+                         if checkpoint is not None else "give a checkpoint to keep the bounds proven when it happens")
+                raise ConnectionError(f"the solve lost {stats.lost} answers to Ray workers that died "
+                                      f"({type(error).__name__}); check the machines' memory (tt_mb is a worker's "
+                                      f"table) and the Ray logs; {saved}") from None
             return
         bounds = cache.setdefault(key, [-INF, INF])
         bounds[0], bounds[1] = max(bounds[0], lower), min(bounds[1], upper)
@@ -660,7 +771,7 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
     if stats_out is not None:
         stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
                          cancelled_seconds=stats.cancelled_seconds, cancelled_by=dict(stats.cancelled_by),
-                         preempted=stats.preempted, splits=stats.splits,
+                         preempted=stats.preempted, splits=stats.splits, lost=stats.lost,
                          nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), windows=list(stats.windows),
                          workers=cluster.workers,
                          searchers=searchers,
@@ -755,7 +866,12 @@ def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int
     line = list(node.moves)
     if node.key is not None:
         actor = actors[home.get(node.key, node.key % len(actors))]
-        line += ray.get(actor.principal_variation.remote(node.moves, value))
+        for attempt in range(WORKER_RESTARTS + 1):
+            try:
+                return line + ray.get(actor.principal_variation.remote(node.moves, value))
+            except ray.exceptions.RayActorError:       # the worker died: its restart searches again
+                if attempt == WORKER_RESTARTS:
+                    raise
     return line
 
 
@@ -810,21 +926,22 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
     if out is not None:
         out = os.fspath(out)
         os.makedirs(out, exist_ok=True)
-    cluster = _Cluster(address, workers)
-    ray = cluster.ray
-    if npz is None:
-        task = ray.remote(num_cpus=1)(_play_record)
-        submit = lambda index: task.remote(index, seed, size, game_type, scoring, iterations)    # noqa: E731
-    else:
-        task = ray.remote(num_cpus=1)(_play_samples)
-        submit = lambda index: task.remote(index, seed, size, game_type, scoring, komi,         # noqa: E731
-                                           iterations, sample_plies)
     summary: dict[str, Any] = dict.fromkeys(("P1", "P2") if npz is None else ("black", "white"), 0)
     summary.update(draws=0, games=0)
     samples: dict[int, dict[str, list[Any]]] = {}
     inflight: dict[Any, int] = {}
     following = 0
+    cluster = None
     try:
+        cluster = _Cluster(address, workers)       # Ctrl-C while Ray starts: no game played, Ray stopped
+        ray = cluster.ray
+        if npz is None:
+            task = ray.remote(num_cpus=1)(_play_record)
+            submit = lambda index: task.remote(index, seed, size, game_type, scoring, iterations)    # noqa: E731
+        else:
+            task = ray.remote(num_cpus=1)(_play_samples)
+            submit = lambda index: task.remote(index, seed, size, game_type, scoring, komi,         # noqa: E731
+                                               iterations, sample_plies)
         while following < n_games or inflight:
             while following < n_games and len(inflight) < 2 * (cluster.workers or 1):
                 inflight[submit(following)] = following
@@ -850,7 +967,8 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
         for ref in inflight:
             ray.cancel(ref)
     finally:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
     if npz is not None:
         from catena import training
 

@@ -23,17 +23,24 @@ PlayerSpec(kind='mcts', options={'iterations': 300, 'rave': False})
 from __future__ import annotations
 
 import collections
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import IO, Any, Iterator, Optional
 
 from catena.errors import CatenaError
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 PLAYER_KINDS = {"mcts": MCTSPlayer, "flat": FlatMonteCarloPlayer, "random": RandomPlayer}
+MAX_LINE = 1 << 16          # bytes: an engine's longer line is read in pieces of this size
+MAX_ANSWER = 1 << 20        # characters: a longer answer is not GTP (and must not fill the memory)
+EXIT_WAIT = 1.0             # seconds an engine whose output ended has to exit before it is killed
+_OWN_SESSION = hasattr(os, "killpg")    # POSIX: each engine leads a process group, killed whole
 
 
 def _value(text: str) -> Any:
@@ -113,8 +120,13 @@ class GtpClient:
 
     ``command`` is split like a shell command line (no shell runs it).  Every
     answer is awaited at most ``timeout`` seconds; a dead or silent engine raises
-    :class:`EngineFailure` and is killed, so nothing waits forever.  The last
-    lines the engine wrote to its standard error are kept for the report.
+    :class:`EngineFailure` and is killed, so nothing waits forever.  The engine's
+    output is read as bytes and decoded with replacement, so an answer that is not
+    text is a failure at once rather than a silent reader; its standard error is
+    read to the end (the last lines are kept for the report), so the engine never
+    blocks on a full pipe.  The engine runs in a session of its own and is killed
+    with its whole process group, so a wrapper (``bash -c '...'``, a script) leaves
+    nothing running, and the terminal's Ctrl-C reaches the match, not the engines.
     """
 
     def __init__(self, command: str, timeout: float = 60.0):
@@ -126,22 +138,32 @@ class GtpClient:
         try:
             self._process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                             text=True, bufsize=1)
+                                             start_new_session=_OWN_SESSION)
         except (OSError, ValueError) as exc:
             raise EngineFailure("crash", f"cannot start {command!r}: {exc}") from None
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
+    @staticmethod
+    def _lines(stream: Optional[IO[bytes]]) -> Iterator[str]:
+        """The stream's lines (pieces of MAX_LINE bytes at most), decoded, until its end."""
+        assert stream is not None
+        try:
+            while chunk := stream.readline(MAX_LINE):
+                yield chunk.decode("utf-8", "replace")
+        except (OSError, ValueError):      # the pipe was closed under the reader
+            return
+
     def _read_stdout(self) -> None:
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
-            self._answers.put(line)
-        self._answers.put(None)
+        try:
+            for line in self._lines(self._process.stdout):
+                self._answers.put(line)
+        finally:
+            self._answers.put(None)
 
     def _read_stderr(self) -> None:
-        assert self._process.stderr is not None
-        for line in self._process.stderr:
-            self._stderr.append(line.rstrip("\n"))
+        for line in self._lines(self._process.stderr):
+            self._stderr.append(line.rstrip("\r\n"))
 
     def _why_dead(self) -> str:
         code = self._process.poll()
@@ -160,22 +182,27 @@ class GtpClient:
     def _exchange(self, command: str, limit: float) -> str:
         try:
             assert self._process.stdin is not None
-            self._process.stdin.write(command + "\n")
+            self._process.stdin.write((command + "\n").encode("utf-8", "replace"))
             self._process.stdin.flush()
         except (OSError, ValueError):
             self.kill()
             raise EngineFailure("crash", f"engine {self.command!r} died before {command!r} "
                                 f"({self._why_dead()})") from None
+        deadline = time.monotonic() + limit
         lines: list[str] = []
+        size = 0
         while True:
             try:
-                line = self._answers.get(timeout=limit)
+                line = self._answers.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self.kill()
                 raise EngineFailure("timeout", f"engine {self.command!r} gave no answer to {command!r} "
                                     f"within {limit:g} s") from None
             if line is None:
-                self._process.wait()
+                try:                       # its exit code for the report, if it ended on its own
+                    self._process.wait(timeout=EXIT_WAIT)
+                except subprocess.TimeoutExpired:
+                    pass
                 self.kill()
                 raise EngineFailure("crash", f"engine {self.command!r} ended while answering {command!r} "
                                     f"({self._why_dead()})")
@@ -184,15 +211,17 @@ class GtpClient:
                 continue                   # blank lines before an answer
             if lines and not line.strip():
                 break
+            size += len(line)
+            if (not lines and line[:1] not in ("=", "?")) or size > MAX_ANSWER:
+                self.kill()                # out of step with the protocol: nothing it says can be trusted
+                raise EngineFailure("crash", f"engine {self.command!r} answered {command!r} "
+                                    f"with {line[:80]!r}{'...' if len(line) > 80 else ''}, not a GTP answer")
             lines.append(line)
         text = "\n".join(lines)
         status, rest = text[:1], text[1:]
         body = rest.lstrip("0123456789").strip()
         if status == "?":
             raise EngineFailure("refused", f"engine {self.command!r} refused {command!r}: {body}")
-        if status != "=":
-            raise EngineFailure("crash", f"engine {self.command!r} answered {command!r} "
-                                f"with {text!r}, not a GTP answer")
         return body
 
     @property
@@ -200,9 +229,15 @@ class GtpClient:
         return self._process.poll() is None
 
     def kill(self) -> None:
+        """Kill the engine and every process it started (its process group)."""
+        if _OWN_SESSION:
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)
+            except OSError:                # the group is gone: every process in it has ended
+                pass
         if self._process.poll() is None:
             self._process.kill()
-            self._process.wait()
+        self._process.wait()
         try:                               # the reader threads end at the pipes' end of file
             if self._process.stdin is not None:
                 self._process.stdin.close()

@@ -23,9 +23,10 @@ state is then as it was.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
-from typing import Any, Callable, Optional, TextIO
+from typing import IO, Any, Callable, Iterator, Optional, Union
 
 from catena._geometry import check_size
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position, check_komi
@@ -35,6 +36,8 @@ from catena.game import Game
 from catena.players import MCTSPlayer
 
 PROTOCOL_VERSION = "2"
+MAX_LINE = 1 << 16          # characters (bytes, read from bytes) of one command line; longer is refused
+MAX_DIGITS = 18             # of a whole number in a command: a longer one is too large for any argument
 NAME = "catena"
 _COLOURS = {"b": "black", "black": "black", "w": "white", "white": "white"}
 
@@ -73,6 +76,18 @@ def final_score(position: Position) -> str:
     if outcome.black_score is None or outcome.white_score is None:
         return letter + "+"
     return f"{letter}+{abs(outcome.black_score - outcome.white_score):g}"
+
+
+def _command_lines(stream: IO[Any]) -> Iterator[tuple[Union[bytes, str], bool]]:
+    """The lines of ``stream`` (bytes or str), each with whether it held MAX_LINE characters or
+    more (its newline not counted): of such a line only the start is kept, the rest is read
+    past, never held."""
+    while line := stream.readline(MAX_LINE):
+        newline = b"\n" if isinstance(line, bytes) else "\n"
+        too_long = len(line) == MAX_LINE and not line.endswith(newline)
+        while too_long and (rest := stream.readline(MAX_LINE)) and not rest.endswith(newline):
+            pass
+        yield line, too_long
 
 
 class GtpEngine:
@@ -147,16 +162,47 @@ class GtpEngine:
             return f"?{ident} internal error: {type(exc).__name__}: {exc}\n\n"
         return f"={ident} {answer}".rstrip(" ") + "\n\n"
 
-    def run(self, stdin: TextIO, stdout: TextIO) -> int:
-        """Answer commands from ``stdin`` until ``quit`` or the end of input."""
-        for line in stdin:
-            answer = self.execute(line)
+    def run(self, stdin: IO[Any], stdout: IO[Any]) -> int:
+        """Answer commands from ``stdin`` until ``quit`` or the end of input.
+
+        The streams may be binary (as ``python -m catena gtp`` reads and writes them) or
+        text.  Read as bytes, a command that is not UTF-8 gets a ``?`` answer, and so does a
+        line of MAX_LINE or more; either way the session goes on.  Answers to a binary
+        stream are UTF-8.
+        """
+        binary_out = not isinstance(stdout, io.TextIOBase)
+        for line, too_long in _command_lines(stdin):
+            if too_long:
+                answer = self._refusal(line, f"the command line is too long: {MAX_LINE} characters or more")
+            elif isinstance(line, bytes):
+                answer = self._execute_bytes(line)
+            else:
+                answer = self.execute(line)
             if answer:
-                stdout.write(answer)
+                stdout.write(answer.encode("utf-8", "replace") if binary_out else answer)
                 stdout.flush()
             if self.quit:
                 break
         return 0
+
+    def _execute_bytes(self, line: bytes) -> str:
+        """:meth:`execute` for a line read as bytes: a comment may hold any bytes (no byte of a
+        multi-byte UTF-8 character is ``#``), the command must be UTF-8."""
+        command = line.split(b"#", 1)[0]
+        try:
+            text = command.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return self._refusal(line, f"the command is not UTF-8 text (byte 0x{command[exc.start]:02x} "
+                                       f"at column {exc.start + 1})")
+        return self.execute(text)
+
+    @staticmethod
+    def _refusal(line: Union[bytes, str], message: str) -> str:
+        """The ``?`` answer to a line that cannot be read as a command, with its id if it has one."""
+        text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+        words = text.split("#", 1)[0].split()
+        ident = words[0] if words and words[0].isascii() and words[0].isdigit() else ""
+        return f"?{ident} {message}\n\n"
 
     # -- helpers -------------------------------------------------------------
 
@@ -180,8 +226,19 @@ class GtpEngine:
         return colour
 
     @staticmethod
+    def _whole(word: str, what: str) -> int:
+        """A whole number written in ASCII digits (``int`` would take ``²``'s kin, or fail on them)."""
+        if not (word.isascii() and word.isdigit()):
+            raise GtpError(f"syntax error: {what} must be a whole number, not {word!r}")
+        if len(word) > MAX_DIGITS:
+            raise GtpError(f"{what} {word[:MAX_DIGITS]}... is too large")
+        return int(word)
+
+    @staticmethod
     def _number(word: str, what: str) -> float:
         try:
+            if not word.isascii():            # float() reads other scripts' digits: GTP's are ASCII
+                raise ValueError(word)
             value = float(word)
         except ValueError:
             raise GtpError(f"syntax error: {what} must be a number, not {word!r}") from None
@@ -225,8 +282,8 @@ class GtpEngine:
 
     def _boardsize(self, args: list[str]) -> str:
         (word,) = self._arguments(args, 1, "boardsize SIDE")
-        if not word.isdigit() or not 1 <= int(word) <= 10:
-            raise GtpError(f"unacceptable size {word!r}: the board side is 1 to 10")
+        if not (word.isascii() and word.isdigit()) or len(word) > MAX_DIGITS or not 1 <= int(word) <= 10:
+            raise GtpError(f"unacceptable size {word!r}: the board side is a whole number, 1 to 10")
         self.size = int(word)
         self._new_position()
         return ""
@@ -306,9 +363,7 @@ class GtpEngine:
         main, byo, stones = self._arguments(args, 3, "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES")
         main_time = self._number(main, "main time")
         byo_time = self._number(byo, "byo-yomi time")
-        if not stones.isdigit():
-            raise GtpError(f"syntax error: byo-yomi stones must be a whole number, not {stones!r}")
-        byo_stones = int(stones)
+        byo_stones = self._whole(stones, "byo-yomi stones")
         if byo_time > 0 and byo_stones == 0 or main_time == byo_time == 0:   # no time limit
             self._clock = {}
             return ""
@@ -320,9 +375,7 @@ class GtpEngine:
         colour_word, seconds, stones = self._arguments(args, 3, "time_left COLOUR TIME STONES")
         colour = self._colour(colour_word)
         left = self._number(seconds, "time left")
-        if not stones.isdigit():
-            raise GtpError(f"syntax error: stones must be a whole number, not {stones!r}")
-        self._clock[colour] = (left, int(stones))
+        self._clock[colour] = (left, self._whole(stones, "stones"))
         return ""
 
     def _game_type(self, args: list[str]) -> str:
@@ -404,8 +457,8 @@ def make_player(args: argparse.Namespace) -> Any:
 def main(args: argparse.Namespace) -> int:
     """Run the engine on standard input and output (``python -m catena gtp``)."""
     engine = GtpEngine(args.size, args.game_type, args.scoring, make_player(args))
-    try:
-        return engine.run(sys.stdin, sys.stdout)
+    try:                               # bytes: the session survives input that is not UTF-8
+        return engine.run(getattr(sys.stdin, "buffer", sys.stdin), getattr(sys.stdout, "buffer", sys.stdout))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:            # the controller went away

@@ -33,7 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from catena._geometry import cells
+from catena._geometry import cells, check_action
 from catena._position import Position
 from catena._validate import choice
 from catena.observation import observation_shape, observation_tensor
@@ -51,7 +51,9 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
-    """The unwrapped AEC environment; an illegal action raises catena.IllegalMoveError."""
+    """The unwrapped AEC environment.  An action is an integer (an int or a NumPy integer, not a
+    bool, a float or a str: TypeError, as for ``Position.push``); one out of range raises
+    ValueError, an illegal one catena.IllegalMoveError."""
 
     metadata = {"render_modes": ["ansi"], "name": "catena_v0", "is_parallelizable": False}
 
@@ -64,7 +66,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.position = self._start.copy()
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        nactions = len(cells(self._start.size)) + 1
+        self._ncells = len(cells(self._start.size))
+        nactions = self._ncells + 1
         self.action_spaces = {agent: spaces.Discrete(nactions) for agent in AGENTS}
         self.observation_spaces = {
             agent: spaces.Dict({
@@ -101,7 +104,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.position.push(int(action))
+        self.position.push(check_action(action, self._ncells, self._start.size))    # integers only, as push
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         outcome = self.position.outcome()

@@ -114,3 +114,27 @@ def test_pettingzoo_refuses_bad_arguments():
     with pytest.raises(ValueError):
         raw_env(render_mode="human")
     assert raw_env(size=1, render_mode="ansi").render() == str(catena.Position(size=1))
+
+
+@pytest.mark.parametrize("action", [3.7, numpy.float64(3.9), 3.0, "3", b"3", True, numpy.bool_(True), None,
+                                    numpy.array([3])])
+def test_pettingzoo_actions_are_integers_only(action):
+    """The raw environment took int(action): 3.7, 3.9 and "3" played cell 3, True cell 1."""
+    bare = raw_env(size=3)
+    bare.reset()
+    with pytest.raises(TypeError, match="an action id must be an int, not"):
+        bare.step(action)
+    assert bare.position.ply == 0 and bare.agent_selection == "player_0"
+
+
+def test_pettingzoo_takes_python_and_numpy_integers():
+    bare = raw_env(size=3)
+    bare.reset()
+    for action in (3, numpy.int64(4), numpy.uint8(5), numpy.int32(6)):
+        bare.step(action)
+    assert [m.index for m in bare.position.move_stack] == [3, 4, 5, 6]
+    with pytest.raises(ValueError, match="out of range"):
+        bare.step(20)
+    with pytest.raises(ValueError, match="out of range"):
+        bare.step(numpy.int64(-1))
+    assert bare.position.ply == 4

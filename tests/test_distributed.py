@@ -9,6 +9,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -622,6 +623,104 @@ def test_sigterm_stops_a_ray_solve_as_ctrl_c_does(tmp_path):
     assert proc.returncode == 1 and b"Traceback" not in err, err
     assert b"unsolved (stopped by interrupt): value in [" in out
     assert json.loads((tmp_path / "run.json").read_text())["format"] == distributed.CHECKPOINT_FORMAT
+
+
+def descendants(root):
+    """The processes started by ``root``, its children's children included (from /proc)."""
+    children: dict = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            children.setdefault(parent, []).append(int(name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def running(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the worker processes in /proc")
+def test_a_killed_worker_is_started_again_and_the_value_holds(local_ray):
+    """A worker killed during the solve ended it with ActorDiedError and a traceback."""
+    pos = random_position(3, "komi", "standard", 2, 4)
+    expected = catena.solve(pos, threads=1)
+    killed = []
+
+    def kill_the_workers(*progress):
+        if not killed:                  # the first answer is in: the rest is asked of a dead worker
+            for pid in descendants(os.getpid()):
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                        if b"_UnitSolver" in cmdline.read():
+                            os.kill(pid, signal.SIGKILL)
+                            killed.append(pid)
+                except OSError:
+                    pass
+
+    stats: dict = {}
+    got = distributed.solve(pos, workers=2, progress=kill_the_workers, stats=stats)
+    assert killed and stats["lost"] >= 1
+    assert_same_result(got, expected, pos)
+
+
+def test_an_address_where_nothing_listens_fails_at_once(tmp_path):
+    """ray.init waited on 127.0.0.1:1 for as long as anyone watched (300 s and more)."""
+    with socket.socket() as probe:                      # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", "127.0.0.1:1"):
+        proc = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "--ray", address],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert f"no Ray cluster answers at {address}" in proc.stderr and "ray start --head" in proc.stderr
+
+
+def session_processes(sid):
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.getsid(int(name)) == sid and running(int(name)):
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds Ray's processes in /proc")
+def test_ctrl_c_while_ray_starts_stops_cleanly_and_leaves_nothing(tmp_path):
+    """Ctrl-C while Ray started printed a traceback, left Ray's processes running, or crashed (SIGSEGV)."""
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "--ray", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
+    try:
+        read_until(proc, "solving", timeout=120)          # Ray is being imported and started
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 1 and b"Traceback" not in err, err
+        assert b"unsolved (stopped by interrupt)" in out
+        deadline = time.monotonic() + 10
+        while session_processes(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not session_processes(proc.pid), "Ray's processes outlived the solve"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in session_processes(proc.pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_cli_solve_and_selfplay_on_ray(tmp_path):

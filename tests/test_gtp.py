@@ -1,6 +1,8 @@
 """The GTP engine (catena/gtp.py, docs/gtp.md): every command, its errors, and a session
 through ``python -m catena gtp`` on real standard input and output."""
 
+import io
+import os
 import re
 import subprocess
 import sys
@@ -8,6 +10,7 @@ import sys
 import pytest
 
 import catena
+from catena import gtp
 from catena.gtp import GtpEngine, final_score
 from catena.players import MCTSPlayer, RandomPlayer
 
@@ -264,6 +267,59 @@ def test_session_through_the_command_line(tmp_path):
     assert answers[15] == "=16" and answers[16] == "=17"
     assert answers[17] == "?18 unknown command 'flurb'"
     assert answers[18] == "="
+
+
+def test_numbers_are_ascii_digits():
+    """``"²".isdigit()`` is true but int("²") fails: "boardsize ²" answered "internal error";
+    other scripts' digits ("٣") were read as numbers."""
+    e = engine()
+    for line, reason in [("boardsize ²", "unacceptable size '²'"), ("boardsize ٣", "unacceptable size '٣'"),
+                         ("boardsize １", "unacceptable size"), ("boardsize " + "9" * 5000, "unacceptable size"),
+                         ("komi ٣", "komi must be a number, not '٣'"),
+                         ("time_settings 60 10 ²", "byo-yomi stones must be a whole number, not '²'"),
+                         ("time_left black 10 ٣", "stones must be a whole number"),
+                         ("time_left black 10 " + "9" * 5000, "stones 9+... is too large")]:
+        refused(e, line, reason)
+        assert "internal error" not in e.execute(line)
+    assert ok(e, "boardsize 3") == "" and e.size == 3
+
+
+def run_session(data, **env):
+    """``python -m catena gtp`` on ``data`` (bytes) under the environment ``env`` adds: its
+    exit code and answers."""
+    proc = subprocess.run([sys.executable, "-m", "catena", "gtp", "--size", "3", "--iterations", "50"],
+                          input=data, capture_output=True, timeout=120, env={**os.environ, **env})
+    assert b"Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, proc.stdout.decode("utf-8").split("\n\n")[:-1]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii", "latin-1"])
+def test_input_that_is_not_utf8_is_answered_and_the_session_goes_on(encoding):
+    """Under a strict UTF-8 decoder one bad byte ended the session with exit code 2, the valid
+    command before it unanswered (the decoder reads ahead)."""
+    data = (b"1 name\n2 play black B\xff2\n3 boardsize \xc2\xb2\n\xfe\xfe\n4 play black B2 # caf\xe9\n"
+            b"5 play white \xef\xbc\xa3\xef\xbc\x93\n6 catena-to_move\n")
+    code, answers = run_session(data, PYTHONIOENCODING=encoding)
+    assert code == 0 and len(answers) == 7, answers
+    assert answers[0] == "=1 catena"
+    assert answers[1] == "?2 the command is not UTF-8 text (byte 0xff at column 15)"
+    assert answers[2].startswith("?3 unacceptable size '²'")
+    assert answers[3].startswith("? the command is not UTF-8 text")
+    assert answers[4] == "=4"                                     # a comment may hold any bytes
+    assert answers[5].startswith("?5 illegal move: 'Ｃ３' is not a cell name")
+    assert answers[6] == "=6 white"
+
+
+def test_an_overlong_line_is_refused_without_being_held():
+    e = engine()
+    out = io.BytesIO()
+    assert e.run(io.BytesIO(b"1 name\n2 " + b"x" * 10 * gtp.MAX_LINE + b"\n3 name\n"), out) == 0
+    answers = out.getvalue().decode().split("\n\n")
+    assert answers == ["=1 catena", f"?2 the command line is too long: {gtp.MAX_LINE} characters or more",
+                       "=3 catena", ""]
+    text = io.StringIO()
+    assert e.run(io.StringIO("name\n" + "y" * (gtp.MAX_LINE + 1)), text) == 0      # text streams too
+    assert text.getvalue() == f"= catena\n\n? the command line is too long: {gtp.MAX_LINE} characters or more\n\n"
 
 
 def test_end_of_input_ends_the_engine(tmp_path):

@@ -3,10 +3,13 @@ openings, both colours, Elo and its interval, the SPRT, failing engines, records
 
 import math
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -173,7 +176,7 @@ def test_spec_options_reach_the_player():
 # ---------------------------------------------------------------- GTP engines and their failures
 
 FAKE_ENGINE = textwrap.dedent("""\
-    import sys, time
+    import os, sys, time
     mode = sys.argv[1]
     for line in sys.stdin:
         words = line.split()
@@ -185,7 +188,19 @@ FAKE_ENGINE = textwrap.dedent("""\
                 sys.stderr.flush()
                 sys.exit(3)
             if mode == "hang":
+                if len(sys.argv) > 2:                 # say who hangs (the process under a wrapper)
+                    with open(sys.argv[2], "w") as handle:
+                        handle.write(str(os.getpid()))
                 time.sleep(600)
+            if mode == "garbage":                     # not UTF-8, not GTP, and no blank line after it
+                sys.stdout.buffer.write(b"\\xff\\xfe\\x80 bits\\n")
+                sys.stdout.flush()
+                time.sleep(600)
+            if mode == "noisy":                       # a bad byte, then more than a pipe holds, on stderr
+                sys.stderr.buffer.write(b"\\xff\\n" + (b"x" * 99 + b"\\n") * 2000 + b"the last words\\n")
+                sys.stderr.flush()
+                print("= A1\\n", flush=True)
+                continue
             if mode == "illegal":
                 print("= Z99\\n", flush=True)
                 continue
@@ -240,6 +255,129 @@ def test_gtp_client_answers_and_timeouts(fake):
     assert failure.value.kind == "refused"
     client.close()
     assert not client.alive
+
+
+def test_an_engine_that_writes_bytes_not_text_fails_at_once(fake):
+    # The answers were decoded as strict UTF-8 in the reader thread: one bad byte killed it, and the
+    # game waited the whole timeout to score "timeout" (and a full stderr pipe blocked the engine).
+    client = GtpClient(fake("garbage"), timeout=120)
+    with pytest.raises(EngineFailure, match="not a GTP answer") as failure:
+        client.send("genmove black")
+    assert failure.value.kind == "crash" and "\ufffd" in str(failure.value) and not client.alive
+    client = GtpClient(fake("noisy"), timeout=120)
+    assert client.send("genmove black") == "A1"             # stderr was read past the bad byte to the end
+    assert client.send("genmove white") == "A1"
+    client.close()
+    assert "the last words" in client._why_dead()
+
+
+def test_a_garbage_answer_loses_the_game(fake):
+    report = run_match(lambda: GtpEngine(fake("garbage"), timeout=120), spec_engine("random"),
+                       opening_suite(1, size=3, komis=(10,), seed=1))
+    assert report.games == 2 and report.a_points == 0
+    assert all("crash" in result.failure and "not a GTP answer" in result.failure for result in report.results)
+
+
+def wrapped(fake, pid_file):
+    """The hanging fake engine started by a shell that stays its parent (the echo after it)."""
+    return f"bash -c {shlex.quote(fake('hang') + ' ' + shlex.quote(str(pid_file)) + '; echo wrapper done >&2')}"
+
+
+def running(pid):
+    """Whether the process runs (a zombie left to its reaper counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def wait_for(condition, seconds=30):
+    """Wait until ``condition()`` holds (False if it still does not after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or not hasattr(os, "killpg"), reason="needs bash and POSIX")
+def test_a_wrapped_engine_is_killed_with_all_it_started(fake, tmp_path):
+    """Only the direct child (the shell) was killed: the engine under it lived on, an orphan."""
+    pid_file = tmp_path / "engine.pid"
+    client = GtpClient(wrapped(fake, pid_file), timeout=120)
+    engine_pid = None
+    try:
+        assert client.send("name") == ""                     # started
+        with pytest.raises(EngineFailure) as failure:
+            client.send("genmove black", timeout=5.0)
+        assert failure.value.kind == "timeout"
+        engine_pid = int(pid_file.read_text())
+        assert wait_for(lambda: not running(engine_pid)), "the engine under the wrapper still runs"
+    finally:
+        if engine_pid is not None and running(engine_pid):
+            os.kill(engine_pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or not hasattr(os, "killpg"), reason="needs bash and POSIX")
+def test_engines_run_in_a_session_of_their_own(fake, tmp_path):
+    """The terminal's Ctrl-C goes to the match, which stops its engines (they never see it), and
+    stopping them wakes a game waiting on one at once, wrapper or not."""
+    pid_file = tmp_path / "engine.pid"
+    client = GtpClient(wrapped(fake, pid_file), timeout=600)
+    failures = []
+
+    def ask():
+        try:
+            client.send("genmove black")
+        except EngineFailure as exc:
+            failures.append(exc.kind)
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    engine_pid = None
+    try:
+        assert wait_for(lambda: pid_file.exists() and pid_file.read_text())     # the genmove hangs
+        engine_pid = int(pid_file.read_text())
+        assert os.getsid(engine_pid) == client._process.pid != os.getsid(0)
+        client.close()                     # as a stopped match does: the waiting thread wakes
+        thread.join(timeout=60)
+        assert not thread.is_alive(), "close() left a thread waiting on an engine under a wrapper"
+        assert failures == ["crash"] and wait_for(lambda: not running(engine_pid))
+    finally:
+        client.kill()
+        if engine_pid is not None and running(engine_pid):
+            os.kill(engine_pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None or not hasattr(os, "killpg"), reason="needs bash and POSIX")
+def test_ctrl_c_stops_a_match_of_wrapped_engines_and_leaves_none(fake, tmp_path):
+    """Ctrl-C took the whole --timeout (the engine under the wrapper kept the pipe open) and left it running."""
+    pid_file = tmp_path / "engine.pid"
+    proc = subprocess.Popen([PYTHON, "-m", "catena", "match", "--a-cmd", wrapped(fake, pid_file), "--b", "random",
+                             "--size", "3", "--komi", "10", "--games", "2", "--workers", "1", "--timeout", "600"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    engine_pid = None
+    try:
+        assert wait_for(lambda: pid_file.exists() and pid_file.read_text(), 120)     # a genmove hangs
+        engine_pid = int(pid_file.read_text())
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+        assert proc.returncode == 130, stderr
+        assert "stopped by Ctrl-C" in stdout and "Traceback" not in stderr
+        assert wait_for(lambda: not running(engine_pid)), "the engine outlived the match"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if engine_pid is not None and running(engine_pid):
+            os.kill(engine_pid, signal.SIGKILL)
 
 
 def test_catena_gtp_engines_play_a_match_and_save_records(tmp_path):
