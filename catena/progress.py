@@ -1,5 +1,6 @@
-"""Progress of the long commands (solve, solved, selfplay, bench, the engine thinking in
-``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the results.
+"""Progress of the long commands (solve, solved, selfplay, bench, match, analyse, the engine
+thinking in ``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the
+results, and only when stderr is a terminal (no carriage returns in a log).
 Also how those commands notice Ctrl-C when a search has caught it (:func:`noting_ctrl_c`), and
 SIGTERM made to stop them as Ctrl-C does (:func:`sigterm_as_ctrl_c`)."""
 
@@ -18,16 +19,18 @@ from catena.results import SolveFocus
 
 
 def bar(total: Optional[float] = None, desc: str = "", unit: str = "it", **options: Any) -> tqdm:
-    """A tqdm bar on stderr with the settings every command shares.
+    """A tqdm bar on stderr with the settings every command shares: by default shown only
+    when its file is a terminal (tqdm's ``disable=None``; ``disable=False`` always shows it).
 
     >>> import io
     >>> with bar(3, "games", unit="game", file=io.StringIO()) as games:
     ...     games.update(3)
-    >>> games.n
-    3
+    >>> games.n, games.disable
+    (3, True)
     """
     options.setdefault("file", sys.stderr)
     options.setdefault("dynamic_ncols", True)
+    options.setdefault("disable", None)          # None: only when the file is a terminal
     return tqdm(total=total, desc=desc, unit=unit, **options)
 
 
@@ -99,7 +102,6 @@ def thinking(seconds: Optional[float] = None, desc: str = "the engine is thinkin
     >>> with thinking(0.2, disable=True):
     ...     time.sleep(0.05)
     """
-    options.setdefault("disable", None)          # None: only when stderr is a terminal
     options.setdefault("leave", False)
     shape = "{desc}: {bar} {elapsed} of {total:.0f} s" if seconds else "{desc}: {elapsed}"
     shown = bar(seconds, desc, unit="s", bar_format=shape, **options)
