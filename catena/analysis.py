@@ -13,10 +13,11 @@ itself: +1 Black wins, 0 a draw, -1 White wins.
 >>> analysis = catena.analyse(pos, iterations=2000, seed=1)    # small: every move solved
 >>> analysis.proven, analysis.exact, analysis["E4"].margin, analysis["D3"].margin
 (True, 9.5, 9.5, 7.5)
->>> print(analysis.table(limit=2))
+>>> print(analysis.table(limit=2))                    # the root was solved: no search needed
 move     visits  win rate   margin
-...     +9.5  proven
-...     +9.5  proven
+D5            0     1.000     +9.5  proven
+E4            0     1.000     +9.5  proven
+solved exactly: the root was solved before any search iteration, so no move has visits
 """
 
 from __future__ import annotations

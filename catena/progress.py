@@ -23,10 +23,14 @@ def bar(total: Optional[float] = None, desc: str = "", unit: str = "it", **optio
     when its file is a terminal (tqdm's ``disable=None``; ``disable=False`` always shows it).
 
     >>> import io
-    >>> with bar(3, "games", unit="game", file=io.StringIO()) as games:
+    >>> with bar(3, "games", unit="game", file=io.StringIO()) as games:     # not a terminal
     ...     games.update(3)
-    >>> games.n, games.disable
-    (3, True)
+    >>> games.disable
+    True
+    >>> with bar(3, "games", unit="game", file=io.StringIO(), disable=False) as games:
+    ...     games.update(3)
+    >>> games.n
+    3
     """
     options.setdefault("file", sys.stderr)
     options.setdefault("dynamic_ncols", True)
