@@ -219,12 +219,12 @@ def parse_cell(name, size=6):
 def _explain_bad_name(name, size, what="cell"):
     """Why ``name`` is no cell of side ``size``; ``what`` is "cell", or "move" where the
     button is a valid answer too (its names are then among the examples)."""
-    like = "like 'F6'" if what == "cell" else "like 'F6', or 'button' (or 'pass')"
     match = CELL_NAME.fullmatch(name.strip(_BLANKS))
     if match is None:
-        return f"{name!r} is not a {what} name: expected a column letter and a row number, {like}"
+        button = "" if what == "cell" else ", or 'button' (or 'pass') for the button"
+        return f"{name!r} is not a cell name: expected a column letter and a row number, like 'F6'{button}"
     if len(match.group(2)) > 1 and match.group(2).startswith("0"):
-        return f"{name!r} is not a {what} name: the row number has a leading zero (write it like 'F6')"
+        return f"{name!r} is not a cell name: the row number has a leading zero (write it like 'F6')"
     letter = match.group(1).upper()
     digits = match.group(2)
     row = int(digits) if len(digits) <= 4 else f"{digits[:4]}..."      # no int() of a huge number

@@ -34,7 +34,7 @@ def test_pass_is_the_button_in_moves_positions_and_records():
 
 
 def test_a_bad_move_name_names_the_button_among_the_examples():
-    with pytest.raises(catena.IllegalMoveError, match=r"like 'F6', or 'button' \(or 'pass'\)"):
+    with pytest.raises(catena.IllegalMoveError, match=r"like 'F6', or 'button' \(or 'pass'\) for the button$"):
         catena.Position().push("x")
     with pytest.raises(catena.CellError, match=r"like 'F6'$"):     # a cell, where the button is no answer
         catena.parse_cell("x")
