@@ -140,7 +140,8 @@ def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterat
 
     MCTS and the solver end a search cleanly on Ctrl-C and return what they found,
     so a command running several searches would go on; it checks ``happened``
-    instead.  Only in the main thread (elsewhere signals do not arrive anyway).
+    instead.  Nested, an outer one notes the Ctrl-C too (its handler runs after the
+    inner one's).  Only in the main thread (elsewhere signals do not arrive anyway).
 
     >>> with noting_ctrl_c() as ctrl_c:
     ...     pass
@@ -152,13 +153,16 @@ def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterat
         yield noted
         return
 
-    def interrupted(signum: int, frame: object) -> None:
+    def interrupted(signum: int, frame: Any) -> None:
         noted.happened = True
         if on_interrupt is not None:
             on_interrupt()
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, frame)              # an outer noting_ctrl_c: it notes and raises
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, interrupted)
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, interrupted)
     try:
         yield noted
     finally:

@@ -132,3 +132,23 @@ def test_ctrl_c_stops_analyse_in_every_phase_with_what_it_found(phase):
     assert analysis.stopped_by == "interrupt" and not analysis.proven and not analysis.solved_exactly
     assert len(analysis.moves) == 30 and (analysis.iterations > 0)
     assert str(pos) == str(analysis.position)             # the position is left as it was
+
+
+def test_ctrl_c_during_a_hint_still_ends_the_terminal_game():
+    """analyse notes Ctrl-C itself; the terminal game, which notes it around the hint's
+    search, must see it too (nested handlers both note it) and end with status 130."""
+    import io
+
+    from catena.terminal import TerminalGame
+
+    pos_game = catena.Game(size=6)
+    pos_game.choose_komi(3)
+    pos_game.choose_colour("white")                      # the engine is P1, Black: the person plays White
+    pos_game.push("F6")
+    answers = iter(["hint"])
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    status = TerminalGame(pos_game, MCTSPlayer(iterations=None, seconds=60, seed=1), human="P2",
+                          read=lambda prompt: next(answers, None), out=io.StringIO()).run()
+    assert status == 130 and time.monotonic() - start < 20
