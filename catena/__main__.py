@@ -219,9 +219,10 @@ def _selfplay_ray(args) -> int:
                                        iterations=args.iterations, komi=args.komi, progress=progress)
     sides = ("black", "white") if args.npz else ("P1", "P2")
     where = f"; arrays in {args.npz}" if args.npz else (f"; records in {args.out}" if args.out else "")
-    print(f"{plural(summary['games'], 'game')}: {sides[0]} {summary[sides[0]]}, {sides[1]} {summary[sides[1]]}, "
-          f"draws {summary['draws']}{where}")
-    return 0 if summary["games"] == args.games else INTERRUPTED
+    stopped = "" if summary["games"] == args.games else f"stopped by Ctrl-C after {summary['games']} of "
+    print(f"{stopped}{plural(summary['games'] if not stopped else args.games, 'game')}: {sides[0]} "
+          f"{summary[sides[0]]}, {sides[1]} {summary[sides[1]]}, draws {summary['draws']}{where}")
+    return 0 if not stopped else INTERRUPTED
 
 
 def _selfplay_npz(args) -> int:
