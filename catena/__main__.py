@@ -2,6 +2,12 @@
 
 ``demo`` (the default) plays a game between two engine players on the side-6
 board, printing every action and the board, and ends with the outcome.
+
+The conventions every command shares: ``--help`` states each option's default;
+a time limit is ``--seconds``; a bad argument is one line on stderr with exit
+status 2; Ctrl-C (or SIGTERM) stops a long command with exit status 130 and one
+line saying so (after saving what it can: ``play`` saves the game); progress bars
+go to stderr, only when it is a terminal.
 """
 
 from __future__ import annotations
@@ -17,8 +23,11 @@ from catena import gtp, match
 from catena._geometry import check_size
 from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
-from catena.progress import sigterm_as_ctrl_c
+from catena.progress import noting_ctrl_c, sigterm_as_ctrl_c
 from catena.selfplay import engines as _engines
+from catena.text import plural
+
+INTERRUPTED = 130             # the exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells use
 
 
 def _demo(args) -> int:
@@ -32,6 +41,8 @@ def _demo(args) -> int:
         print(f"Board: {LEGEND}.")
 
     def show(game, player, kind, value):
+        if ctrl_c.happened:                      # a search ended cleanly on Ctrl-C: stop the game here
+            raise KeyboardInterrupt
         if kind == "komi":
             print(f"{player} chooses komi {value}")
         elif kind == "colour":
@@ -45,7 +56,8 @@ def _demo(args) -> int:
                 print(pos)
 
     start = time.perf_counter()
-    result = game.play(p1, p2, on_action=show)
+    with noting_ctrl_c() as ctrl_c:
+        result = game.play(p1, p2, on_action=show)
     print(game.position)
     print(f"Outcome: {result} ({time.perf_counter() - start:.1f} s)")
     return 0
@@ -58,20 +70,41 @@ def _play(args) -> int:
     engine = MCTSPlayer(iterations=None if args.seconds else args.iterations, seconds=args.seconds,
                         seed=args.seed)
     status = TerminalGame(game, engine, human=args.human).run()
-    if args.save:
+    path = args.save
+    if path is None and game.actions and not game.is_over():     # a stopped game is never lost
+        path = _unused_name(time.strftime("catena-game-%Y%m%d-%H%M%S"), ".catena")
+    if path is not None:
         from catena.record import write_game
 
         strength = f"{args.seconds} s" if args.seconds else f"{args.iterations} iterations"
         names = {args.human: "human", "P2" if args.human == "P1" else "P1": f"catena MCTS {strength}"}
-        with open(args.save, "w") as handle:
+        with open(path, "w") as handle:
             handle.write(write_game(game, P1=names["P1"], P2=names["P2"]))
-        print(f"saved the game to {args.save}")
+    if status == INTERRUPTED:
+        saved = f": the game is saved to {path}" if path is not None else " before the first move: nothing to save"
+        print(f"stopped by Ctrl-C{saved}")
+    elif path is not None:
+        print(f"saved the game to {path}")
     return status
 
 
+def _unused_name(stem: str, suffix: str) -> str:
+    """``stem + suffix``, or with "-2", "-3", ... before the suffix if that file exists."""
+    import os
+
+    path, number = stem + suffix, 1
+    while os.path.exists(path):
+        number += 1
+        path = f"{stem}-{number}{suffix}"
+    return path
+
+
 def _load_record(path: str) -> "catena.Game":
+    """The game of the record in the file ``path``, or on standard input for ``-``."""
     from catena.record import read_game
 
+    if path == "-":
+        return read_game(sys.stdin.read()).game()
     with open(path) as handle:
         return read_game(handle.read()).game()
 
@@ -118,6 +151,7 @@ def _selfplay(args) -> int:
     from catena.progress import bar, noting_ctrl_c
     from catena.selfplay import play_game, record_name, record_text
 
+    _refuse_overwriting(args)
     if args.ray is not None:
         return _selfplay_ray(args)
     if args.npz:
@@ -144,12 +178,32 @@ def _selfplay(args) -> int:
                 games.set_postfix_str(f"P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}", refresh=False)
                 games.update()
     except KeyboardInterrupt:
-        print(f"stopped by Ctrl-C after {played} of {args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, "
-              f"draws {wins[None]}")
-        return 1
-    print(f"{args.games} games: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
+        print(f"stopped by Ctrl-C after {played} of {plural(args.games, 'game')}: P1 {wins['P1']}, "
+              f"P2 {wins['P2']}, draws {wins[None]}")
+        return INTERRUPTED
+    print(f"{plural(args.games, 'game')}: P1 {wins['P1']}, P2 {wins['P2']}, draws {wins[None]}"
           + (f"; records in {args.out}" if args.out else ""))
     return 0
+
+
+def _refuse_overwriting(args) -> None:
+    """selfplay writes game-0001.catena ... or an .npz file: refuse to replace existing
+    ones unless --force, before any game is played."""
+    import os
+
+    from catena.selfplay import record_name
+
+    if args.force:
+        return
+    if args.npz and os.path.exists(args.npz):
+        raise ValueError(f"{args.npz} exists: give --force to overwrite it, or another --npz file")
+    if args.out and not args.npz and os.path.isdir(args.out):
+        names = map(record_name, range(args.games))
+        existing = [name for name in names if os.path.exists(os.path.join(args.out, name))]
+        if existing:
+            raise ValueError(f"{args.out} already holds {plural(len(existing), 'game record')} this run would "
+                             f"overwrite ({existing[0]}{', ...' if len(existing) > 1 else ''}): give --force "
+                             f"to overwrite them, or another --out folder")
 
 
 def _selfplay_ray(args) -> int:
@@ -167,33 +221,33 @@ def _selfplay_ray(args) -> int:
                                        iterations=args.iterations, komi=args.komi, progress=progress)
     sides = ("black", "white") if args.npz else ("P1", "P2")
     where = f"; arrays in {args.npz}" if args.npz else (f"; records in {args.out}" if args.out else "")
-    print(f"{summary['games']} games: {sides[0]} {summary[sides[0]]}, {sides[1]} {summary[sides[1]]}, "
-          f"draws {summary['draws']}{where}")
-    return 0 if summary["games"] == args.games else 1
+    stopped = "" if summary["games"] == args.games else f"stopped by Ctrl-C after {summary['games']} of "
+    print(f"{stopped}{plural(summary['games'] if not stopped else args.games, 'game')}: {sides[0]} "
+          f"{summary[sides[0]]}, {sides[1]} {summary[sides[1]]}, draws {summary['draws']}{where}")
+    return 0 if not stopped else INTERRUPTED
 
 
 def _selfplay_npz(args) -> int:
+    from catena.progress import bar
     from catena.training import selfplay_arrays, write_npz
 
-    start = time.perf_counter()
+    with bar(args.games, "selfplay", unit=" games") as games:
+        def progress(done, total):
+            games.update(done - games.n)
 
-    def progress(done, games):
-        bar = "#" * (30 * done // games)
-        sys.stderr.write(f"\r[{bar:<30}] {done}/{games} games  {time.perf_counter() - start:.0f} s")
-        sys.stderr.flush()
-
-    data = selfplay_arrays(args.games, size=args.size, game_type=args.game_type, scoring=args.scoring,
-                           komi=args.komi, iterations=args.iterations, seed=args.seed, progress=progress)
-    sys.stderr.write("\n")
+        data = selfplay_arrays(args.games, size=args.size, game_type=args.game_type, scoring=args.scoring,
+                               komi=args.komi, iterations=args.iterations, seed=args.seed, progress=progress)
     write_npz(args.npz, data)
     played = len(set(data["game"].tolist()))
-    stopped = "" if played == args.games else f" (stopped by Ctrl-C after {played} of {args.games} games)"
-    print(f"{played} games, {len(data['policy'])} positions written to {args.npz}{stopped}")
-    return 0 if played == args.games else 130
+    stopped = "" if played == args.games else f" (stopped by Ctrl-C after {played} of {plural(args.games, 'game')})"
+    print(f"{plural(played, 'game')}, {plural(len(data['policy']), 'position')} written to {args.npz}{stopped}")
+    return 0 if played == args.games else INTERRUPTED
 
 
 def _perft(args) -> int:
     pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring)
+    for move in args.moves:
+        pos.push(move)
     for depth in range(args.depth + 1):
         start = time.perf_counter()
         nodes = catena.perft(pos, depth)
@@ -221,9 +275,9 @@ def _solve(args) -> int:
         pos.push(move)
     if args.checkpoint is not None:           # before the board and the bar: a path no save could use
         check_writable(checkpoint_path(args.checkpoint))
-    if args.max_seconds is None and args.max_nodes is None:
+    if args.seconds is None and args.max_nodes is None:
         try:
-            check_solvable(pos, limit_hint="give --max-seconds or --max-nodes to search with a limit "
+            check_solvable(pos, limit_hint="give --seconds or --max-nodes to search with a limit "
                                            "and get proven bounds, or --checkpoint FILE to solve in pieces")
         except TooMuchWorkError as exc:
             if args.checkpoint is None:
@@ -234,14 +288,14 @@ def _solve(args) -> int:
         with _warnings_as_lines():
             if args.ray is not None:
                 return _solve_ray(args, pos)
-            with SolveProgress(args.max_nodes, args.max_seconds) as progress:
-                result = catena.solve(pos, max_seconds=args.max_seconds, max_nodes=args.max_nodes,
+            with SolveProgress(args.max_nodes, args.seconds) as progress:
+                result = catena.solve(pos, max_seconds=args.seconds, max_nodes=args.max_nodes,
                                       tt_mb=args.tt_mb, progress=progress, threads=args.threads,
                                       checkpoint=args.checkpoint, guess=args.guess,
                                       window=None if args.window is None else tuple(args.window))
     except KeyboardInterrupt:        # a second Ctrl-C after the solve stopped (its checkpoint is saved)
-        print("catena: stopped by Ctrl-C", file=sys.stderr)
-        return 130
+        print("catena solve: stopped by Ctrl-C", file=sys.stderr)
+        return INTERRUPTED
     return _print_solved(result, args.window)
 
 
@@ -274,11 +328,11 @@ def _solve_ray(args, pos) -> int:
     from catena.progress import SolveProgress
 
     if args.max_nodes is not None:
-        raise ValueError("--max-nodes is not for --ray: give --max-seconds, or --checkpoint and stop with Ctrl-C")
-    with SolveProgress(None, args.max_seconds) as progress:
+        raise ValueError("--max-nodes is not for --ray: give --seconds, or --checkpoint and stop with Ctrl-C")
+    with SolveProgress(None, args.seconds) as progress:
         result = distributed.solve(pos, address=args.ray or None, workers=args.workers, checkpoint=args.checkpoint,
                                    window=None if args.window is None else tuple(args.window), guess=args.guess,
-                                   depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.max_seconds,
+                                   depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.seconds,
                                    threads=1 if args.threads is None else args.threads, progress=progress)
     return _print_solved(result, args.window)
 
@@ -295,7 +349,7 @@ def _print_solved(result, window=None) -> int:
     if not result.solved:
         print(f"unsolved (stopped by {result.stopped_by}): value in {bounds_text(result.lower, result.upper)} "
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
-        return 1
+        return INTERRUPTED if result.stopped_by == "interrupt" else 1
     value = "" if result.value is None else f"value {result.value:+g} (Black - White), "
     print(f"{value}winner {result.winner}, best move {result.best_move}")
     print("principal variation: " + " ".join(str(m) for m in result.pv))
@@ -319,19 +373,23 @@ def _analyse(args) -> int:
             moves_bar.n = solved
             moves_bar.set_postfix_str(f"{nodes:,} nodes on this one")
 
-        try:
-            analysis = analyse(pos, seconds=args.seconds, iterations=args.iterations, exact=args.exact,
-                               seed=args.seed, threads=args.threads, progress=solving)
-        except KeyboardInterrupt:
-            print("\ninterrupted", file=sys.stderr)
-            return 130
+        analysis = analyse(pos, seconds=args.seconds, iterations=args.iterations, exact=args.exact,
+                           seed=args.seed, threads=args.threads, progress=solving)
+    if analysis.stopped_by == "interrupt":
+        proven = sum(line.proven for line in analysis.moves)
+        print(f"stopped by Ctrl-C after {analysis.seconds:.1f} s: {plural(analysis.iterations, 'search iteration')}, "
+              f"{proven} of {plural(len(analysis.moves), 'move')} proven")
+        return INTERRUPTED
     print(analysis.table(limit=args.top))
     if analysis.exact is not None:
         print(f"exact value {analysis.exact:+g} (Black - White), every move proven")
     elif args.exact:
         print("the solving stopped before every move was proven")
     print("principal variation: " + " ".join(str(m) for m in analysis.pv))
-    print(f"{analysis.iterations:,} search iterations, {analysis.seconds:.2f} s")
+    if analysis.solved_exactly:
+        print(f"solved exactly (no search needed), {analysis.seconds:.2f} s")
+    else:
+        print(f"{plural(analysis.iterations, 'search iteration')}, {analysis.seconds:.2f} s")
     if args.svg:
         with open(args.svg, "w") as handle:
             handle.write(str(analysis.svg()))
@@ -343,23 +401,28 @@ def _solved(args) -> int:
     import os
 
     from catena.progress import bar
-    from catena.solved import ROWS_PER_SIZE, write_solved_markdown
+    from catena.solved import ROWS_PER_SIZE, solved_markdown
 
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise OSError(f"cannot write {args.out}: the folder {os.path.dirname(args.out) or '.'} does not exist "
-                      f"or is not writable (in a checkout of catena the default docs/solved.md is; "
-                      f"elsewhere give --out PATH)")
+    if args.out is not None:
+        folder = os.path.dirname(os.path.abspath(args.out))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise OSError(f"cannot write {args.out}: the folder {os.path.dirname(args.out) or '.'} does not exist "
+                          f"or is not writable")
     try:
         with bar(ROWS_PER_SIZE * len(args.sizes), "solving", unit=" rows") as rows:
             def row_done(row: str) -> None:
                 rows.set_postfix_str(row, refresh=False)
                 rows.update()
 
-            write_solved_markdown(args.out, sizes=tuple(args.sizes), tt_mb=args.tt_mb, progress=row_done)
+            text = solved_markdown(sizes=tuple(args.sizes), tt_mb=args.tt_mb, progress=row_done)
     except KeyboardInterrupt:
-        print(f"stopped by Ctrl-C: {args.out} not written")
-        return 1
+        print(f"stopped by Ctrl-C: {'nothing' if args.out is None else args.out + ' not'} written")
+        return INTERRUPTED
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    with open(args.out, "w") as handle:
+        handle.write(text)
     print(f"wrote {args.out}")
     return 0
 
@@ -370,7 +433,7 @@ def _bench(args) -> int:
         report(quick=args.quick)
     except KeyboardInterrupt:
         print("stopped by Ctrl-C")
-        return 1
+        return INTERRUPTED
     return 0
 
 
@@ -384,7 +447,7 @@ def _serve(args) -> int:
         serve(args.host, args.port, open_browser=not args.no_open)
     except KeyboardInterrupt:
         print("stopped by Ctrl-C")
-        return 130
+        return INTERRUPTED
     return 0
 
 
@@ -399,7 +462,7 @@ def _check_args(args) -> None:
             optional_integer(getattr(args, name), f"--{name.replace('_', '-')}", minimum, maximum.get(name))
     if "depth" in args:
         integer(args.depth, "--depth", minimum=0)
-    for name in ("seconds", "max_seconds", "timeout"):
+    for name in ("seconds", "timeout"):
         if name in args:
             optional_real(getattr(args, name), f"--{name.replace('_', '-')}", positive=True)
     for size in getattr(args, "sizes", ()):
@@ -409,83 +472,104 @@ def _check_args(args) -> None:
 def _ray_arguments(p) -> None:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run on Ray (docs/distributed.md): a cluster's head address such as HEAD:6379, "
-                        "or none for a local Ray on this machine's cores (put moves before --ray)")
+                        "or none for a local Ray on this machine's cores (put moves before --ray; "
+                        "default: no Ray)")
     p.add_argument("--workers", type=int, default=None, help="with --ray: how many workers (default: all CPUs)")
 
 
-def main(argv=None) -> int:
+def _moves_argument(p, what: str) -> None:
+    p.add_argument("moves", nargs="*", help=f"moves from the empty board, e.g. B2 button C3 ({what}; "
+                                            f"default: none)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command and option; each option's help states its default."""
     parser = argparse.ArgumentParser(prog="catena", description="The board game Catena.")
+    parser.add_argument("--version", action="version", version=f"catena {catena.__version__}")
     sub = parser.add_subparsers(dest="command")
 
     def common(p):
-        p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
+        p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default: 6)")
         p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES,
                        help="komi: P1 sets the komi, P2 picks a colour; nokomi: P1 places a black stone, "
-                            "P2 picks a colour; double: two stones a turn (default komi; docs/rules.md)")
+                            "P2 picks a colour; double: two stones a turn (default: komi; docs/rules.md)")
         p.add_argument("--scoring", default="standard", choices=catena.SCORINGS,
                        help="standard: stones owned; longest: longest ribbon wins; square: squares of "
-                            "ribbon lengths (default standard)")
+                            "ribbon lengths (default: standard)")
 
     demo = sub.add_parser("demo", help="a game between two engine players (the default)")
     common(demo)
-    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision (default 5000)")
-    demo.add_argument("--seed", type=int, default=None, help="random seed, for a game that can be replayed")
+    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision (default: 5000)")
+    demo.add_argument("--seed", type=int, default=None,
+                      help="random seed, for a game that can be replayed (default: none, a new game each time)")
     demo.add_argument("--boards", action="store_true", help="draw the board after every move")
     play = sub.add_parser("play", help="play against the engine in the terminal")
     common(play)
-    play.add_argument("--human", choices=("P1", "P2"), default="P1", help="which player you are")
+    play.add_argument("--human", choices=("P1", "P2"), default="P1",
+                      help="which player you are: P1 chooses the komi (or places the first stone), "
+                           "P2 then chooses a colour (default: P1)")
     play.add_argument("--iterations", type=int, default=5000,
-                      help="engine strength: iterations a move (default 5000)")
+                      help="engine strength: iterations a move (default: 5000)")
     play.add_argument("--seconds", type=float, default=None,
-                      help="engine strength: seconds a move (instead of --iterations)")
-    play.add_argument("--seed", type=int, default=None, help="random seed of the engine")
-    play.add_argument("--save", default=None, help="write the game record to this file")
+                      help="engine strength: seconds a move, instead of --iterations (default: none)")
+    play.add_argument("--seed", type=int, default=None, help="random seed of the engine (default: none)")
+    play.add_argument("--save", default=None,
+                      help="write the game record to this file (default: none; a game stopped before "
+                           "its end is saved to catena-game-DATE-TIME.catena)")
     show = sub.add_parser("show", help="replay a game record and draw its board")
-    show.add_argument("record", help="a game record file")
+    show.add_argument("record", help="a game record file, or - for standard input")
     which = show.add_mutually_exclusive_group()
     which.add_argument("--ply", type=int, default=None, metavar="N",
                        help="the board after the first N moves (default: the final board)")
     which.add_argument("--every", action="store_true", help="print the board after every move")
-    show.add_argument("--svg", default=None, help="also draw the board (the final one, or at --ply) to this SVG file")
+    show.add_argument("--svg", default=None,
+                      help="also draw the board (the final one, or at --ply) to this SVG file (default: none)")
     show.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
     selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
     common(selfplay)
-    selfplay.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    selfplay.add_argument("--games", type=int, default=10, help="how many games (default: 10)")
     selfplay.add_argument("--iterations", type=int, default=2000,
-                          help="MCTS iterations per decision of both players (default 2000)")
-    selfplay.add_argument("--seed", type=int, default=None, help="random seed of the first game")
-    selfplay.add_argument("--out", default=None, help="folder for the game records")
+                          help="MCTS iterations per decision of both players (default: 2000)")
+    selfplay.add_argument("--seed", type=int, default=None, help="random seed of the first game (default: none)")
+    selfplay.add_argument("--out", default=None,
+                          help="folder for the game records, game-0001.catena, ... (default: none, not written)")
     selfplay.add_argument("--npz", default=None, metavar="FILE",
                           help="write training arrays (observations, MCTS visit distributions, final "
-                               "margin and result; catena.training) to FILE instead of playing setups")
-    selfplay.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default 0)")
+                               "margin and result; catena.training) to FILE instead of playing setups "
+                               "(default: none)")
+    selfplay.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default: 0)")
+    selfplay.add_argument("--force", action="store_true",
+                          help="overwrite the game records (or the --npz file) that exist already "
+                               "(without it they are refused before any game)")
     _ray_arguments(selfplay)
-    perft = sub.add_parser("perft", help="count the move tree from the empty board")
+    perft = sub.add_parser("perft", help="count the move tree from the empty board or from given moves")
     common(perft)
-    perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default 3)")
-
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
-        argv.insert(0, "demo")
+    _moves_argument(perft, "perft counts from the position after them")
+    perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default: 3)")
     solve = sub.add_parser("solve", help="solve a position exactly, with a progress bar")
     common(solve)
-    solve.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")
-    solve.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
-    solve.add_argument("--record", default=None, help="start from the end of this game record")
-    solve.add_argument("--max-seconds", type=float, default=None,
-                       help="stop after this many seconds with the bounds proven so far")
+    solve.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
+    _moves_argument(solve, "solve starts after them")
+    solve.add_argument("--record", default=None,
+                       help="start from the end of this game record (default: none, the empty board)")
+    solve.add_argument("--seconds", "--max-seconds", dest="seconds", type=float, default=None,
+                       help="stop after this many seconds with the bounds proven so far (default: no limit)")
     solve.add_argument("--max-nodes", type=int, default=None,
                        help="stop after this many nodes with the bounds proven so far; without either "
-                            "limit (or a checkpoint), positions estimated at more than ten minutes are refused")
+                            "limit (or a checkpoint), positions estimated at more than ten minutes are "
+                            "refused (default: no limit)")
     solve.add_argument("--tt-mb", type=int, default=64,
-                       help="transposition table size in MB (default 64; with --ray, MB a worker)")
+                       help="transposition table size in MB (default: 64; with --ray, MB a worker)")
     solve.add_argument("--threads", type=int, default=None,
                        help="search threads (default: all cores; with --ray, threads a work unit, default 1)")
     solve.add_argument("--checkpoint", default=None,
-                       help="save proven results to this file as the search goes; resume from it if it exists")
+                       help="save proven results to this file as the search goes; resume from it if it "
+                            "exists (default: none)")
     solve.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
-                       help="only prove value <= LO, value >= HI, or the exact value between")
-    solve.add_argument("--guess", type=float, default=None, help="where the null-window searches start")
+                       help="only prove value <= LO, value >= HI, or the exact value between "
+                            "(default: the exact value)")
+    solve.add_argument("--guess", type=float, default=None,
+                       help="where the null-window searches start (default: 0)")
     _ray_arguments(solve)
     solve.add_argument("--unit-depth", type=int, default=None,
                        help="with --ray: split the tree into work units this many moves deep (default: "
@@ -495,25 +579,28 @@ def main(argv=None) -> int:
     shrink.add_argument("src", help="a checkpoint written by solve --checkpoint")
     shrink.add_argument("dst", help="the smaller checkpoint to write, for the same solve to resume from")
     shrink.add_argument("--min-nodes", type=int, default=1 << 20,
-                        help="keep table entries that searched at least this many nodes (default 1048576)")
+                        help="keep table entries that searched at least this many nodes (default: 1048576)")
     analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
     common(analysis)
-    analysis.add_argument("--komi", type=int, default=0, help="White's komi (default 0)")
-    analysis.add_argument("moves", nargs="*", help="moves from the empty board, e.g. B2 button C3")
-    analysis.add_argument("--seconds", type=float, default=None, help="search time")
-    analysis.add_argument("--iterations", type=int, default=None, help="search iterations (default 20000)")
+    analysis.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
+    _moves_argument(analysis, "analyse the position after them")
+    analysis.add_argument("--seconds", type=float, default=None,
+                          help="search time (default: none, 20000 iterations unless --iterations)")
+    analysis.add_argument("--iterations", type=int, default=None,
+                          help="search iterations (default: 20000 unless --seconds)")
     analysis.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
                           help="solve every move (default: when the position is small enough)")
-    analysis.add_argument("--top", type=int, default=None, help="print the best N moves only")
-    analysis.add_argument("--seed", type=int, default=None, help="random seed of the search")
-    analysis.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
-    analysis.add_argument("--svg", default=None, help="draw the move values as a heatmap to this SVG file")
-    solved = sub.add_parser("solved", help="solve the small boards and write docs/solved.md")
+    analysis.add_argument("--top", type=int, default=None, help="print the best N moves only (default: all)")
+    analysis.add_argument("--seed", type=int, default=None, help="random seed of the search (default: none)")
+    analysis.add_argument("--threads", type=int, default=1, help="search threads (default: 1)")
+    analysis.add_argument("--svg", default=None,
+                          help="draw the move values as a heatmap to this SVG file (default: none)")
+    solved = sub.add_parser("solved", help="solve the small boards and print the tables of docs/solved.md")
     solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3],
-                        help="board sides to solve (default 1 2 3; side 4 takes hours)")
-    solved.add_argument("--out", default="docs/solved.md",
-                        help="the Markdown file to write (default docs/solved.md, in a checkout)")
-    solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default 64)")
+                        help="board sides to solve (default: 1 2 3; side 4 takes hours)")
+    solved.add_argument("--out", default=None,
+                        help="the Markdown file to write, e.g. docs/solved.md (default: standard output)")
+    solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default: 64)")
     bench = sub.add_parser("bench", help="print the throughput table")
     bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
     gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
@@ -524,8 +611,14 @@ def main(argv=None) -> int:
                        help="the address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
     serve.add_argument("--no-open", action="store_true", help="do not open the page in a web browser")
+    return parser
 
-    args = parser.parse_args(argv)
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "demo")
+    args = build_parser().parse_args(argv)
     try:
         _check_args(args)
         with sigterm_as_ctrl_c():
@@ -536,6 +629,9 @@ def main(argv=None) -> int:
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:                    # a command with nothing of its own to report
+        print(f"catena {args.command}: stopped by Ctrl-C", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

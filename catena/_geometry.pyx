@@ -196,6 +196,8 @@ def cell_name(index, size=6):
 # letter and ASCII row digits ("ı6" must not become I6 through str.upper()).
 CELL_NAME = re.compile(r"([A-Za-z])([0-9]+)", re.ASCII)
 _BLANKS = string.whitespace       # ASCII blanks only, like the rest of the name
+# The button's names where a move is read: catena's own and GTP's (R13)
+BUTTON_NAMES = ("button", "pass")
 
 
 def parse_cell(name, size=6):
@@ -214,17 +216,22 @@ def parse_cell(name, size=6):
     return index
 
 
-def _explain_bad_name(name, size):
+def _explain_bad_name(name, size, what="cell"):
+    """Why ``name`` is no cell of side ``size``; ``what`` is "cell", or "move" where the
+    button is a valid answer too (its names are then among the examples)."""
     match = CELL_NAME.fullmatch(name.strip(_BLANKS))
     if match is None:
-        return f"{name!r} is not a cell name: expected a column letter and a row number, like 'F6'"
+        button = "" if what == "cell" else ", or 'button' (or 'pass') for the button"
+        return f"{name!r} is not a cell name: expected a column letter and a row number, like 'F6'{button}"
     if len(match.group(2)) > 1 and match.group(2).startswith("0"):
         return f"{name!r} is not a cell name: the row number has a leading zero (write it like 'F6')"
-    column = ord(match.group(1).upper()) - 64
+    letter = match.group(1).upper()
     digits = match.group(2)
     row = int(digits) if len(digits) <= 4 else f"{digits[:4]}..."      # no int() of a huge number
-    return (f"{name!r} is not on the board of side {size}: columns and rows run 1 to {2 * size - 1} "
-            f"and |column - row| must be at most {size - 1} (here column {column}, row {row})")
+    last = 2 * size - 1
+    return (f"{name!r} is not on the board of side {size}: columns run A to {chr(64 + last)} and rows 1 to "
+            f"{last}, and a cell's row is at most {size - 1} away from its column's place in the alphabet "
+            f"(A 1, B 2, ...; here column {letter}, row {row})")
 
 
 def symmetries(size=6):
@@ -262,13 +269,13 @@ cdef class Move:
     """A move: a stone on a cell, or taking the button.
 
     Moves are interned per board side and compare by side and index; ``str(move)``
-    is the cell name or ``"button"``.
+    is the cell name or ``"button"`` (read as ``"button"`` or GTP's ``"pass"``).
 
     >>> m = Move("f6")
     >>> str(m), m.index, m.is_button
     ('F6', 45, False)
-    >>> str(Move("button", size=3)), Move("button", size=3).index
-    ('button', 19)
+    >>> str(Move("button", size=3)), Move("button", size=3).index, Move("pass", size=3).is_button
+    ('button', 19, True)
     """
 
     def __init__(self, name, size=6):
@@ -359,10 +366,15 @@ cdef tuple moves_for_size(int size):
 
 
 cdef Move move_for_name(object name, int size):
-    """The interned Move called ``name`` (a cell name or "button", any case)."""
+    """The interned Move called ``name`` (a cell name, or "button" or GTP's "pass" for
+    the button; any case)."""
     if not isinstance(name, str):
         raise TypeError(f"a move must be a Move or a name like 'F6' or 'button', not {type(name).__name__}")
     cdef tuple table = moves_for_size(size)
-    if name.strip(_BLANKS).lower() == "button":
+    text = name.strip(_BLANKS)
+    if text.lower() in BUTTON_NAMES:
         return table[len(table) - 1]
-    return table[parse_cell(name, size)]
+    index = _indices[size].get(text.upper()) if text.isascii() else None
+    if index is None:
+        raise CellError(_explain_bad_name(name, size, "move"))
+    return table[index]

@@ -901,8 +901,9 @@ cdef class Position:
         return 0
 
     def push(self, move):
-        """Play ``move``: a Move, a name such as "F6" or "button" (any case), or an
-        action id (the cell index; the button is the number of cells).
+        """Play ``move``: a Move, a name such as "F6" or "button" (GTP's "pass" is the
+        button too; any case), or an action id (the cell index; the button is the
+        number of cells).
 
         Raises IllegalMoveError, saying why, and leaves the position unchanged if
         the move is not legal here (ValueError for an action id out of range).

@@ -13,10 +13,11 @@ itself: +1 Black wins, 0 a draw, -1 White wins.
 >>> analysis = catena.analyse(pos, iterations=2000, seed=1)    # small: every move solved
 >>> analysis.proven, analysis.exact, analysis["E4"].margin, analysis["D3"].margin
 (True, 9.5, 9.5, 7.5)
->>> print(analysis.table(limit=2))
+>>> print(analysis.table(limit=2))                    # the root was solved: no search needed
 move     visits  win rate   margin
-...     +9.5  proven
-...     +9.5  proven
+D5            0     1.000     +9.5  proven
+E4            0     1.000     +9.5  proven
+solved exactly: the root was solved before any search iteration, so no move has visits
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 from catena._geometry import Move
 from catena._position import Position
 from catena._validate import boolean, choice
+from catena.progress import noting_ctrl_c
 
 if TYPE_CHECKING:
     from catena.results import SearchResult, SolveResult
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "MoveValue", "analyse"]
 
 DEFAULT_ITERATIONS = 20_000
+SOLVED_EXACTLY = "solved exactly: the root was solved before any search iteration, so no move has visits"
 # exact=None solves the root with this many nodes at most to see whether the
 # position is small enough, then each move with as many again
 PROBE_NODES = 2_000_000
@@ -46,8 +49,9 @@ SOLVER_TT_MB = 16
 class MoveValue:
     """One legal move's line of an :class:`Analysis`.
 
-    ``visits`` and ``win_rate`` are the search's (the win rate for the player to
-    move, draws half); ``margin`` is the expected final margin, Black minus White,
+    ``visits`` are the search's; ``win_rate`` is the search's win rate for the player to
+    move (draws half), or for a proven move its exact result (1 a win, 0.5 a draw,
+    0 a loss); ``margin`` is the expected final margin, Black minus White,
     after the move: the solver's exact value when ``proven``, else an estimate;
     ``exact`` is that exact value, or None where the solver did not finish.
 
@@ -75,8 +79,11 @@ class Analysis:
 
     ``exact`` is the position's exact value (margin, Black minus White) when every
     move was solved, else None; ``pv`` is a principal variation, the solver's when
-    every move was solved, else the search's.  ``table()`` is the text report,
-    ``svg()`` the heatmap (also what Jupyter shows).
+    every move was solved, else the search's.  ``iterations`` are the search's;
+    ``solved_exactly`` is True when the search solved the root before any iteration
+    (the visits are then all 0).  ``stopped_by`` is "interrupt" when Ctrl-C stopped the
+    analysis (what was found by then is kept), else None.  ``table()`` is the text
+    report, ``svg()`` the heatmap (also what Jupyter shows).
 
     >>> import catena
     >>> analysis = catena.analyse(catena.Position(size=1), iterations=10)
@@ -93,6 +100,8 @@ class Analysis:
     exact: Optional[float]
     iterations: int
     seconds: float
+    solved_exactly: bool = False
+    stopped_by: Optional[str] = None
 
     @property
     def best_move(self) -> Move:
@@ -172,12 +181,15 @@ class Analysis:
     def table(self, limit: Optional[int] = None) -> str:
         """The moves as a text table, best first (the first ``limit`` only, if given):
         visits, win rate for the player to move, and the margin (Black minus White)
-        marked proven (the solver's exact value) or estimated."""
+        marked proven (the solver's exact value) or estimated.  A root solved
+        before any search iteration says so under the table."""
         longest = self.position.scoring == "longest"
         rows = [f"{'move':<7}{'visits':>8}{'win rate':>10}{'margin':>9}"]
         for line in self.moves[:limit]:
             rows.append(f"{line.move.name:<7}{line.visits:>8}{line.win_rate:>10.3f}"
                         f"{_points(line.margin, longest):>9}  {'proven' if line.proven else 'estimated'}")
+        if self.solved_exactly:
+            rows.append(SOLVED_EXACTLY)
         return "\n".join(rows)
 
     def __str__(self) -> str:
@@ -201,23 +213,26 @@ Lines = Dict[Move, Tuple[Move, ...]]
 Progress = Callable[[int, int, int], object]
 
 
-def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool],
-                  progress: Optional[Progress]) -> Tuple[Dict[Move, float], Lines]:
-    """The solver's exact margin after each move it can solve, and each one's best line.
+def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool], progress: Optional[Progress],
+                  values: Dict[Move, float], lines: Lines) -> None:
+    """Fill ``values`` with the solver's exact margin after each move it can solve and
+    ``lines`` with each one's best line.
 
     ``exact=None`` first solves ``pos`` itself with PROBE_NODES at most: if that
     does not finish, the position is too large and nothing is solved.  Ctrl-C
-    stops the solving; the moves solved by then keep their values.
+    stops the solving (KeyboardInterrupt); the moves solved by then keep their values.
     """
     from catena.solver import solve
 
     if exact is False:
-        return {}, {}
+        return
     limit = None if exact else PROBE_NODES
-    if limit is not None and not solve(pos, max_nodes=limit, tt_mb=SOLVER_TT_MB).solved:
-        return {}, {}
-    values: Dict[Move, float] = {}
-    lines: Lines = {}
+    if limit is not None:
+        probe = solve(pos, max_nodes=limit, tt_mb=SOLVER_TT_MB)
+        if probe.stopped_by == "interrupt":
+            raise KeyboardInterrupt
+        if not probe.solved:
+            return
     for done, move in enumerate(moves):
         def report(nodes: int, seconds: float, lower: Optional[float], upper: Optional[float],
                    done: int = done) -> None:
@@ -232,12 +247,17 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool],
         if progress is not None:
             progress(done + 1, len(moves), result.nodes)
         if result.stopped_by == "interrupt":
-            break
+            raise KeyboardInterrupt
         value = _solver_value(result)
         if value is not None:
             values[move] = value
             lines[move] = (move,) + result.pv
-    return values, lines
+
+
+def _exact_win_rate(margin: float, to_move: str) -> float:
+    """The win rate a proven margin (Black minus White) means for the player to move."""
+    mine = margin if to_move == "black" else -margin
+    return 1.0 if mine > 0 else 0.0 if mine < 0 else 0.5
 
 
 def _expected_margins(pos: Position, result: SearchResult, moves: List[Move]) -> Dict[Move, float]:
@@ -260,7 +280,9 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
     20,000 iterations).  ``exact=None`` solves every move when the position is
     small enough (the solver finishes on it within a few million nodes),
     ``exact=True`` always does (it may take long; Ctrl-C stops it and keeps what
-    is proven), ``exact=False`` never.  ``seed`` and ``threads`` go to
+    is proven), ``exact=False`` never.  Ctrl-C stops the analysis in any phase
+    at once, search or solving, and returns what was found by then, with
+    ``stopped_by="interrupt"``.  ``seed`` and ``threads`` go to
     :class:`catena.MCTS`.  ``progress(moves_solved, moves, nodes)`` is called
     about five times a second while the moves are solved (``nodes``: of the
     move being solved) and after each one.  ``pos`` is left as it was.
@@ -283,16 +305,30 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
         iterations = DEFAULT_ITERATIONS
     start = time.perf_counter()
     work = pos.copy()
-    result = MCTS(seed=seed, threads=threads).search(work, iterations=iterations, seconds=seconds)
     moves = list(work.legal_moves())
-    exact_values, lines = _exact_values(work, moves, exact, progress)
+    mcts = MCTS(seed=seed, threads=threads)
+    exact_values: Dict[Move, float] = {}
+    lines: Lines = {}
+    stopped_by = None
+    # the search ends cleanly on Ctrl-C and returns what it found: noted here, so that
+    # the solving does not start after it
+    with noting_ctrl_c() as ctrl_c:
+        result = mcts.search(work, iterations=iterations, seconds=seconds)
+        try:
+            if ctrl_c.happened:
+                raise KeyboardInterrupt
+            _exact_values(work, moves, exact, progress, exact_values, lines)
+        except KeyboardInterrupt:
+            stopped_by = "interrupt"
     unsolved = [move for move in moves if move not in exact_values]
     margins = _expected_margins(work, result, unsolved) if unsolved else {}
     margins.update(exact_values)
 
     sign = 1.0 if work.to_move == "black" else -1.0
-    table = [MoveValue(move, result.visits.get(move, 0), result.values.get(move, 0.0), margins[move],
-                       exact_values.get(move)) for move in moves]
+    table = [MoveValue(move, result.visits.get(move, 0),
+                       _exact_win_rate(exact_values[move], work.to_move) if move in exact_values
+                       else result.values.get(move, 0.0), margins[move], exact_values.get(move))
+             for move in moves]
     everything_proven = len(exact_values) == len(moves)
     if everything_proven:
         table.sort(key=lambda line: (-sign * line.margin, -line.visits))
@@ -301,5 +337,7 @@ def analyse(pos: Position, seconds: Optional[float] = None, iterations: Optional
     else:                            # the search's choice first, so that it leads its pv
         table.sort(key=lambda line: (line.move != result.best_move, -line.visits, -line.win_rate))
         root, pv = None, tuple(result.pv)
+    solved_exactly = result.iterations == 0 and result.proven and stopped_by is None
     return Analysis(position=work, to_move=work.to_move, moves=tuple(table), pv=tuple(pv), exact=root,
-                    iterations=result.iterations, seconds=time.perf_counter() - start)
+                    iterations=result.iterations, seconds=time.perf_counter() - start,
+                    solved_exactly=solved_exactly, stopped_by=stopped_by)

@@ -141,9 +141,10 @@ PlacementCosts = Callable[[int, int], Optional[Dict[str, float]]]
 
 
 def report(quick: bool = False, callgrind: Optional[PlacementCosts] = None, out=print,
-           progress: bool = True) -> None:
+           progress: Optional[bool] = None) -> None:
     """Print the benchmark table (``quick`` runs fewer games, for a smoke test), with a
-    progress bar on stderr over its measurements unless ``progress`` is False.
+    progress bar on stderr over its measurements: when stderr is a terminal if
+    ``progress`` is None, always if True, never if False.
 
     ``callgrind(size, playouts)`` adds the rows of instructions and branch mispredicts per
     placement (bench/callgrind.py's ``placement_costs``: None where valgrind is missing)."""
@@ -152,7 +153,8 @@ def report(quick: bool = False, callgrind: Optional[PlacementCosts] = None, out=
     repeat = 1 if quick else 3
     rows: dict[str, dict[int, str]] = {}
     steps = len(SIZES) + 3 + 2 + 1 + (2 if callgrind else 0) + 1
-    with noting_ctrl_c() as ctrl_c, bar(steps, "bench", unit=" steps", disable=not progress) as shown:
+    shown_when = None if progress is None else not progress        # None: when stderr is a terminal
+    with noting_ctrl_c() as ctrl_c, bar(steps, "bench", unit=" steps", disable=shown_when) as shown:
         def put(row: str, size: int, value: str) -> None:
             rows.setdefault(row, {})[size] = value
 

@@ -17,7 +17,7 @@ class CellError(CatenaError):
     >>> catena.parse_cell("Z1", 6)
     Traceback (most recent call last):
       ...
-    catena.errors.CellError: 'Z1' is not on the board of side 6: columns and rows run 1 to 11 and |column - row| must be at most 5 (here column 26, row 1)
+    catena.errors.CellError: 'Z1' is not on the board of side 6: columns run A to K and rows 1 to 11, and a cell's row is at most 5 away from its column's place in the alphabet (A 1, B 2, ...; here column Z, row 1)
     """  # noqa: E501 (a doctest shows the whole message)
 
 

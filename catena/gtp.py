@@ -28,7 +28,7 @@ import sys
 import time
 from typing import IO, Any, Callable, Iterator, Optional, Union
 
-from catena._geometry import check_size
+from catena._geometry import Move, check_size
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position, check_komi
 from catena.engines import parse_spec
 from catena.errors import CatenaError
@@ -305,12 +305,15 @@ class GtpEngine:
         return ""
 
     def _play(self, args: list[str]) -> str:
-        colour_word, move = self._arguments(args, 2, "play COLOUR MOVE")
+        colour_word, name = self._arguments(args, 2, "play COLOUR MOVE")
         colour = self._colour(colour_word)
-        self._check_turn(colour, "illegal move")
-        name = "button" if move.lower() == "pass" else move
         try:
-            self.position.push(name)
+            move = Move(name, self.size)               # a bad cell is named before the turn is checked
+        except CatenaError as exc:
+            raise GtpError(f"illegal move: {exc}") from None
+        self._check_turn(colour, "illegal move")
+        try:
+            self.position.push(move)
         except CatenaError as exc:
             raise GtpError(f"illegal move: {exc}") from None
         return ""
@@ -430,17 +433,21 @@ class GtpEngine:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m catena gtp``."""
-    parser.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
-    parser.add_argument("--game-type", default="komi", choices=GAME_TYPES)
-    parser.add_argument("--scoring", default="standard", choices=SCORINGS)
+    parser.add_argument("--size", type=int, default=6,
+                        help="board side, 1 to 10, until a boardsize command (default: 6)")
+    parser.add_argument("--game-type", default="komi", choices=GAME_TYPES,
+                        help="the game type until a catena-game_type command (default: komi)")
+    parser.add_argument("--scoring", default="standard", choices=SCORINGS,
+                        help="the scoring until a catena-scoring command (default: standard)")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=int, default=None,
-                        help="MCTS iterations a move (default 5000 unless --seconds)")
-    budget.add_argument("--seconds", type=float, default=None, help="seconds a move")
-    parser.add_argument("--threads", type=int, default=1, help="search threads")
-    parser.add_argument("--seed", type=int, default=None)
+                        help="MCTS iterations a move (default: 5000 unless --seconds)")
+    budget.add_argument("--seconds", type=float, default=None,
+                        help="seconds a move (default: none; a clock from time_settings shortens it)")
+    parser.add_argument("--threads", type=int, default=1, help="search threads (default: 1)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the engine (default: none)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="any other MCTS keyword, e.g. --option rave=false (repeatable)")
+                        help="any other MCTS keyword, e.g. --option rave=false (repeatable; default: none)")
 
 
 def make_player(args: argparse.Namespace) -> Any:
@@ -460,6 +467,7 @@ def main(args: argparse.Namespace) -> int:
     try:                               # bytes: the session survives input that is not UTF-8
         return engine.run(getattr(sys.stdin, "buffer", sys.stdin), getattr(sys.stdout, "buffer", sys.stdout))
     except KeyboardInterrupt:
+        print("catena gtp: stopped by Ctrl-C", file=sys.stderr)
         return 130
     except BrokenPipeError:            # the controller went away
         return 0

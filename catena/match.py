@@ -40,6 +40,8 @@ from catena.elo import PairStats, Sprt
 from catena.engines import EngineFailure, GtpClient, PlayerSpec, parse_spec
 from catena.errors import CatenaError
 from catena.game import Game
+from catena.progress import bar
+from catena.text import plural
 
 COLOURS = ("black", "white")
 
@@ -73,11 +75,23 @@ def estimate_fair_komi(size: int, scoring: str = "standard", iterations: int = 5
     10
     """
     from catena.players import MCTSPlayer
-    from catena.solved import fair_komi, proven_value
+    from catena.solved import fair_komi
 
-    if check_size(size) <= 3 or proven_value(size, "komi", scoring) is not None:
+    if fair_komi_is_proven(size, scoring):
         return fair_komi(size, scoring, tt_mb=16)
     return MCTSPlayer(iterations=iterations, seed=seed).choose_komi(Game(size, "komi", scoring))
+
+
+def fair_komi_is_proven(size: int, scoring: str = "standard") -> bool:
+    """Whether :func:`estimate_fair_komi` gives the proven fair komi (solved now, or
+    from ``catena.solved.PROVEN``), not an MCTS estimate.
+
+    >>> fair_komi_is_proven(4), fair_komi_is_proven(6)
+    (True, False)
+    """
+    from catena.solved import proven_value
+
+    return check_size(size) <= 3 or proven_value(size, "komi", scoring) is not None
 
 
 def komis_near(fair: int, scoring: str, spread: int = 1) -> tuple[int, ...]:
@@ -403,21 +417,21 @@ class MatchReport:
         if games:
             as_black = [r for r in self.results if r.a_colour == "black"]
             as_white = [r for r in self.results if r.a_colour == "white"]
-            lines.append(f"{games} games in {self.seconds:.0f} s: A won {self.count(1.0)}, drew {self.count(0.5)}, "
-                         f"lost {self.count(0.0)} (score {self.a_points / games:.1%})")
+            lines.append(f"{plural(games, 'game')} in {self.seconds:.0f} s: A won {self.count(1.0)}, "
+                         f"drew {self.count(0.5)}, lost {self.count(0.0)} (score {self.a_points / games:.1%})")
             lines.append(f"A as black {sum(r.a_points for r in as_black):g}/{len(as_black)}, "
                          f"as white {sum(r.a_points for r in as_white):g}/{len(as_white)}")
             margins = [m for m in (r.a_margin for r in self.results) if m is not None]
             if margins:
                 lines.append(f"A's margin: {sum(margins) / len(margins):+.2f} points a game "
-                             f"(A's score minus B's, {len(margins)} games)")
+                             f"(A's score minus B's, {plural(len(margins), 'game')})")
         stats = self.pair_stats
         lines.append(f"pairs by A's points (0, 1/2, 1, 3/2, 2): {' '.join(map(str, stats.counts))}")
         lines.append(f"Elo of A over B: {stats}")
         if self.sprt is not None:
             lines.append(self.sprt.describe(stats))
             if self.sprt_decided_after is not None:
-                lines.append(f"the SPRT was first decided after {self.sprt_decided_after} games")
+                lines.append(f"the SPRT was first decided after {plural(self.sprt_decided_after, 'game')}")
         if self.stopped_by == "interrupt":
             lines.append("stopped by Ctrl-C before the last games")
         elif self.stopped_by == "sprt":
@@ -540,20 +554,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument(f"--{side}-cmd", metavar="COMMAND",
                            help=f"engine {side.upper()}: a GTP engine's command line")
     parser.add_argument("--games", type=int, default=100, help="games at most (rounded up to whole pairs; default 100)")
-    parser.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default 6)")
-    parser.add_argument("--game-type", default="komi", choices=GAME_TYPES)
-    parser.add_argument("--scoring", default="standard", choices=SCORINGS)
+    parser.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default: 6)")
+    parser.add_argument("--game-type", default="komi", choices=GAME_TYPES,
+                        help="the game type of every game (default: komi; docs/rules.md)")
+    parser.add_argument("--scoring", default="standard", choices=SCORINGS,
+                        help="the scoring of every game (default: standard)")
     parser.add_argument("--komi", type=int, nargs="+", default=None,
                         help="komi values of the openings (default: the fair komi and its neighbours)")
-    parser.add_argument("--opening-stones", type=int, default=2, help="random stones of each opening (default 2)")
-    parser.add_argument("--seed", type=int, default=1, help="seeds the openings and in-process players")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at a time (default: the cores)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a GTP engine may take per answer")
+    parser.add_argument("--opening-stones", type=int, default=2,
+                        help="random stones of each opening (default: 2)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seeds the openings and in-process players (default: 1)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="games at a time (default: the cores)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds a GTP engine may take per answer (default: 60)")
     parser.add_argument("--sprt", type=float, nargs=4, metavar=("ELO0", "ELO1", "ALPHA", "BETA"), default=None,
-                        help="stop when the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 is decided")
+                        help="stop when the SPRT of H0: Elo = ELO0 against H1: Elo = ELO1 is decided "
+                             "(default: no SPRT)")
     parser.add_argument("--play-all", action="store_true",
                         help="play every game even after the SPRT is decided (the report says when it was)")
-    parser.add_argument("--out", default=None, help="folder for the game records")
+    parser.add_argument("--out", default=None, help="folder for the game records (default: none, not written)")
 
 
 def _engine(spec: Optional[str], command: Optional[str], timeout: float) -> Callable[[], Engine]:
@@ -575,10 +596,14 @@ def _check_engine(make: Callable[[], Engine], opening: Opening, label: str) -> N
         engine.close()
 
 
-def _show_progress(report: MatchReport, total: int) -> None:
-    bar = "#" * (30 * report.games // total)
-    sys.stderr.write(f"\r[{bar:<30}] {report.games}/{total}  {report.summary()}  {report.seconds:.0f} s   ")
-    sys.stderr.flush()
+def _progress_bar(shown: Any) -> Callable[[MatchReport, int], None]:
+    """run_match's ``progress`` drawn on a tqdm bar (catena.progress.bar)."""
+    def progress(report: MatchReport, total: int) -> None:
+        shown.total = total
+        shown.set_postfix_str(report.summary(), refresh=False)
+        shown.update(report.games - shown.n)
+
+    return progress
 
 
 def main(args: argparse.Namespace) -> int:
@@ -591,18 +616,20 @@ def main(args: argparse.Namespace) -> int:
     else:
         fair = estimate_fair_komi(args.size, args.scoring)
         komis = komis_near(fair, args.scoring)
-        note = f"fair komi {'(exact)' if args.size <= 3 else '(MCTS estimate)'} {fair} and its neighbours"
+        which = "proven fair komi" if fair_komi_is_proven(args.size, args.scoring) else "fair komi estimated by MCTS"
+        note = f"{which} {fair} and its neighbours"
     openings = opening_suite(math.ceil(args.games / 2), args.size, args.game_type, args.scoring,
                              args.opening_stones, komis, args.seed)
     for make, label in zip(engines, "AB"):
         _check_engine(make, openings[0], label)
-    print(f"side {args.size}, game type {args.game_type}, {args.scoring} scoring; {len(openings)} openings of "
-          f"{args.opening_stones} random stones, komi {', '.join(map(str, komis))} ({note}); "
-          f"each opening with both colours; {min(args.workers, 2 * len(openings))} games at a time")
+    print(f"side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
+          f"{plural(len(openings), 'opening')} of {plural(args.opening_stones, 'random stone')}, "
+          f"komi {', '.join(map(str, komis))} ({note}); each opening with both colours; "
+          f"{plural(min(args.workers, 2 * len(openings)), 'game')} at a time")
     sys.stdout.flush()
-    report = run_match(engines[0], engines[1], openings, workers=args.workers, sprt=sprt, out=args.out,
-                       seed=args.seed, progress=_show_progress, stop_when_decided=not args.play_all)
-    sys.stderr.write("\n")
+    with bar(2 * len(openings), "match", unit=" games") as shown:
+        report = run_match(engines[0], engines[1], openings, workers=args.workers, sprt=sprt, out=args.out,
+                           seed=args.seed, progress=_progress_bar(shown), stop_when_decided=not args.play_all)
     print(report)
     if args.out:
         print(f"records in {args.out}")

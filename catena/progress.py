@@ -1,5 +1,6 @@
-"""Progress of the long commands (solve, solved, selfplay, bench, the engine thinking in
-``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the results.
+"""Progress of the long commands (solve, solved, selfplay, bench, match, analyse, the engine
+thinking in ``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the
+results, and only when stderr is a terminal (no carriage returns in a log).
 Also how those commands notice Ctrl-C when a search has caught it (:func:`noting_ctrl_c`), and
 SIGTERM made to stop them as Ctrl-C does (:func:`sigterm_as_ctrl_c`)."""
 
@@ -18,16 +19,22 @@ from catena.results import SolveFocus
 
 
 def bar(total: Optional[float] = None, desc: str = "", unit: str = "it", **options: Any) -> tqdm:
-    """A tqdm bar on stderr with the settings every command shares.
+    """A tqdm bar on stderr with the settings every command shares: by default shown only
+    when its file is a terminal (tqdm's ``disable=None``; ``disable=False`` always shows it).
 
     >>> import io
-    >>> with bar(3, "games", unit="game", file=io.StringIO()) as games:
+    >>> with bar(3, "games", unit="game", file=io.StringIO()) as games:     # not a terminal
+    ...     games.update(3)
+    >>> games.disable
+    True
+    >>> with bar(3, "games", unit="game", file=io.StringIO(), disable=False) as games:
     ...     games.update(3)
     >>> games.n
     3
     """
     options.setdefault("file", sys.stderr)
     options.setdefault("dynamic_ncols", True)
+    options.setdefault("disable", None)          # None: only when the file is a terminal
     return tqdm(total=total, desc=desc, unit=unit, **options)
 
 
@@ -99,7 +106,6 @@ def thinking(seconds: Optional[float] = None, desc: str = "the engine is thinkin
     >>> with thinking(0.2, disable=True):
     ...     time.sleep(0.05)
     """
-    options.setdefault("disable", None)          # None: only when stderr is a terminal
     options.setdefault("leave", False)
     shape = "{desc}: {bar} {elapsed} of {total:.0f} s" if seconds else "{desc}: {elapsed}"
     shown = bar(seconds, desc, unit="s", bar_format=shape, **options)
@@ -134,7 +140,8 @@ def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterat
 
     MCTS and the solver end a search cleanly on Ctrl-C and return what they found,
     so a command running several searches would go on; it checks ``happened``
-    instead.  Only in the main thread (elsewhere signals do not arrive anyway).
+    instead.  Nested, an outer one notes the Ctrl-C too (its handler runs after the
+    inner one's).  Only in the main thread (elsewhere signals do not arrive anyway).
 
     >>> with noting_ctrl_c() as ctrl_c:
     ...     pass
@@ -146,13 +153,16 @@ def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterat
         yield noted
         return
 
-    def interrupted(signum: int, frame: object) -> None:
+    def interrupted(signum: int, frame: Any) -> None:
         noted.happened = True
         if on_interrupt is not None:
             on_interrupt()
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, frame)              # an outer noting_ctrl_c: it notes and raises
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, interrupted)
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, interrupted)
     try:
         yield noted
     finally:

@@ -628,7 +628,7 @@ class _Reader:
                     self.fail(value_offset if problem.startswith("expected komi") else start, problem)
                 actions.append(action)
                 continue
-            if lower == "button" or _CELL.fullmatch(word):
+            if lower in ("button", "pass") or _CELL.fullmatch(word):     # "pass": GTP's name of the button
                 if pending is not None and self.game_in_play(replay):
                     due = replay.number_due()
                     if due is None:

@@ -77,7 +77,10 @@ class PlayoutStats:
     draws: int
 
 
-@dataclass(frozen=True)
+REPR_MOVES = 5          # root moves (and pv moves) a SearchResult's repr shows
+
+
+@dataclass(frozen=True, repr=False)
 class SearchResult:
     """What an MCTS search found.
 
@@ -100,6 +103,13 @@ class SearchResult:
     (True, 'black', 'A1')
     >>> result.exact, result.score                    # fact F2: Black 1, White 0.5
     (0.5, 0.5)
+
+    Its ``repr`` is short on any board: the most visited moves (five at most) with their
+    visits and values, and the start of the principal variation.
+
+    >>> text = repr(result)
+    >>> text.startswith("SearchResult(best_move=Move('A1', size=1), iterations="), "pv=[A1]" in text
+    (True, True)
     """
 
     best_move: Move
@@ -114,6 +124,28 @@ class SearchResult:
     score: Optional[float] = None
     scores: dict[Move, float] = field(default_factory=dict)
     exact: Optional[float] = None
+
+    def _top_moves(self, count: int = 5) -> list[Move]:
+        """``best_move`` and the most visited other root moves, ``count`` in all (the better
+        value first among equal visits)."""
+        others = sorted((move for move in self.visits if move != self.best_move),
+                        key=lambda move: (-self.visits[move], -self.values.get(move, 0.0), move.index))
+        return ([self.best_move] + others)[:count]
+
+    def __repr__(self) -> str:
+        shown = self._top_moves(REPR_MOVES)
+        top = ", ".join(f"{move} {self.visits.get(move, 0)} visits {self.values.get(move, 0.0):.3f}"
+                        for move in shown)
+        more = len(set(self.visits) - set(shown))
+        if more:
+            top += f", ... {more} more"
+        pv = " ".join(str(move) for move in self.pv[:REPR_MOVES])
+        if len(self.pv) > REPR_MOVES:
+            pv += f" ... {len(self.pv)} moves"
+        return (f"SearchResult(best_move={self.best_move!r}, iterations={self.iterations}, seconds={self.seconds:.3g}, "
+                f"proven={self.proven}, winner={self.winner!r}, value={self.value:.3f}, "
+                f"score={'None' if self.score is None else format(self.score, '+.2f')}, "
+                f"exact={self.exact!r}, top=[{top}], pv=[{pv}])")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ from ``PROVEN``, each found once by a long solve (docs/side4.md says how).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import platform
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -196,10 +199,39 @@ def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list
 ROWS_PER_SIZE = 3 * 3 + 3 + 3
 
 
+def machine_description() -> str:
+    """This machine as a times column needs it: the processor, its cores, the system.
+
+    >>> "cores" in machine_description()
+    True
+    """
+    model = platform.processor() or platform.machine() or "an unknown processor"
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo") as handle:            # Linux names the model only here
+            for line in handle:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    cores = os.cpu_count() or 1
+    return f"{model}, {cores} {'core' if cores == 1 else 'cores'}, {platform.system() or 'unknown system'}"
+
+
 def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
                           progress: Callable[[str], object] | None = None) -> None:
-    """Solve the small boards and write the tables of docs/solved.md;
-    ``progress(row)`` is called after each of the ROWS_PER_SIZE rows per side."""
+    """Solve the small boards and write the tables of docs/solved.md to ``path``
+    (:func:`solved_markdown`)."""
+    text = solved_markdown(sizes, tt_mb, progress)
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
+                    progress: Callable[[str], object] | None = None, machine: str | None = None) -> str:
+    """Solve the small boards and return the tables of docs/solved.md;
+    ``progress(row)`` is called after each of the ROWS_PER_SIZE rows per side.  The
+    times are said to be measured on ``machine`` (default: :func:`machine_description`)."""
+    machine = machine_description() if machine is None else machine
+
     def done(row: str) -> None:
         if progress is not None:
             progress(row)
@@ -209,10 +241,11 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
            "table keyed by the F4 solver key, MTD(f), symmetry-canonical keys near the root).",
            "Values are Black's final score minus White's under best play from the empty board of the",
            "play phase (komi 0, the button's half point included); longest-ribbon scoring gives only",
-           "the winner. Times are wall seconds on the project's 2-core machine; nodes are both",
-           "threads' (they vary from run to run with the threads' timing). The side-4 rows come from",
-           "`catena.solved.PROVEN`, proven once by a two-hour solve that [side4.md](side4.md)",
-           "describes; its other game types and scorings are not solved yet.", ""]
+           f"the winner. Times are wall seconds on the machine that ran the command ({machine});",
+           "nodes are all threads' (they vary from run to run with the threads' timing). The side-4",
+           "rows come from `catena.solved.PROVEN`, proven once by a two-hour solve that",
+           "[side4.md](side4.md) describes with its machine; its other game types and scorings are",
+           "not solved yet.", ""]
     out += ["## Value of the empty board", "",
             "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -252,8 +285,7 @@ def write_solved_markdown(path: str, sizes: tuple[int, ...] = (1, 2, 3), tt_mb: 
                 out.append(f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | "
                            f"{row.p2_choice} |")
             done(f"side {size} no-komi openings {scoring}")
-    with open(path, "w") as handle:
-        handle.write("\n".join(out) + "\n")
+    return "\n".join(out) + "\n"
 
 
 def _fair_komi_row(size: int, scoring: str, rows: list[KomiRow]) -> str:

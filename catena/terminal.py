@@ -3,10 +3,11 @@
 Reads commands line by line, so it can be driven by a script: a move ("F6",
 "button"), a setup answer when asked (a komi number, "black"/"white" or "b"/"w"),
 or ``undo`` (takes back your last move and the engine's reply), ``hint`` (what the
-engine would do in your place, in the setup too), ``help``, ``quit``.  Ctrl-D and
-Ctrl-C quit as ``quit`` does (exit status 0, so ``play --save`` still writes the
-game), also while the engine thinks.  On a terminal the prompt has line editing
-and history (readline), and a bar shows the time the engine has spent thinking.
+engine would do in your place, in the setup too), ``help``, ``quit``.  Ctrl-D quits
+as ``quit`` does (exit status 0); Ctrl-C stops the game too, also while the engine
+thinks, with exit status 130 (``python -m catena play`` saves the game either way).
+On a terminal the prompt has line editing and history (readline), and a bar shows the
+time the engine has spent thinking.
 A bad entry gets the reason and the prompt again, never a traceback.
 
 >>> import io
@@ -42,7 +43,7 @@ class TerminalGame:
     """One game between a person (``human`` is "P1" or "P2") and an MCTSPlayer.
 
     ``read(prompt)`` returns the next line, None at the end of input (Ctrl-D), and
-    may raise KeyboardInterrupt (Ctrl-C); both end the game as ``quit`` does.
+    may raise KeyboardInterrupt (Ctrl-C); both end the game, as ``quit`` does.
     """
 
     def __init__(self, game: Game, engine: MCTSPlayer, human: str = "P1",
@@ -59,7 +60,8 @@ class TerminalGame:
         print(text, file=self.out)
 
     def run(self) -> int:
-        """Play until the game is over or the person quits; the exit status, 0 either way."""
+        """Play until the game is over or the person quits; the exit status: 0, or 130
+        when Ctrl-C stopped the game."""
         self.say(f"You are {self.human}. {self._help()}.")
         self.say(self._setup_text())
         try:
@@ -71,8 +73,8 @@ class TerminalGame:
                 else:
                     self._engine_turn()
         except KeyboardInterrupt:
-            self.say("\nGame stopped (Ctrl-C).")
-            return 0
+            self.say("")                         # end the prompt's line
+            return 130
         self._show_board()
         outcome = self.game.outcome()
         assert outcome is not None
@@ -82,7 +84,11 @@ class TerminalGame:
     # -- words for the player ------------------------------------------------
 
     def _help(self) -> str:
+        """The commands of the person's next decision (for P2 at the start of a komi or
+        no-komi game, the colour choice, made after P1's komi or first stone)."""
         phase = self.game.phase
+        if self.human == "P2" and phase in ("komi", "first_stone"):
+            phase = "colour"
         if phase == "komi":
             return "Commands: a komi (a whole number), hint, help, quit"
         if phase == "colour":
@@ -169,7 +175,7 @@ class TerminalGame:
     # -- the person --------------------------------------------------------
 
     def _human_turn(self) -> bool:
-        """Read until one action is taken; False on quit, Ctrl-D or Ctrl-C."""
+        """Read until one action is taken; False on quit or Ctrl-D."""
         phase = self.game.phase
         if phase in ("play", "first_stone") or phase == "colour" and self.game.game_type == "nokomi":
             self._show_board()
@@ -183,11 +189,7 @@ class TerminalGame:
             assert position is not None
             prompt = f"Your move ({position.to_move}): "
         while True:
-            try:
-                line = self.read(prompt)
-            except KeyboardInterrupt:
-                self.say("")
-                return False
+            line = self.read(prompt)             # Ctrl-C (KeyboardInterrupt) ends the game in run()
             if line is None:
                 self.say("")
                 return False

@@ -13,6 +13,16 @@ LEGEND = ("x black stone, o white stone (X, O: in a ribbon that can no longer gr
           ". empty cell where a stone may go, - empty cell where no stone may go")
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``count`` and the noun in the right number: ``words`` (default ``word + "s"``)
+    unless ``count`` is 1.
+
+    >>> plural(1, "game"), plural(3, "game"), plural(0, "opening"), plural(2, "match", "matches")
+    ('1 game', '3 games', '0 openings', '2 matches')
+    """
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
 def claims_text(pos: Position) -> list[str]:
     """The ribbons the last stone closed and who claimed them, one phrase each.
 

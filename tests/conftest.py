@@ -35,6 +35,70 @@ def read_until(proc, text, timeout=60):
     return seen
 
 
+class TerminalChild:
+    """A child process whose stderr is a terminal (a pseudo-terminal of 120 columns), as
+    when a person runs a command: progress bars show only there.  ``read_until(text)``
+    waits for ``text`` on that terminal; ``finish()`` waits for the end and returns
+    (stdout, what the terminal showed), both as text; with ``stdout_on_terminal`` stdout
+    goes to the terminal too (line-buffered, as a person sees it).  The child is killed at the latest
+    after ``timeout`` seconds, so a test fails instead of hanging."""
+
+    def __init__(self, args, cwd, timeout=300, stdout_on_terminal=False, **options):
+        import fcntl
+        import pty
+        import struct
+        import subprocess
+        import termios
+
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        options.setdefault("stdin", subprocess.DEVNULL)
+        self.proc = subprocess.Popen(args, stdout=slave if stdout_on_terminal else subprocess.PIPE, stderr=slave,
+                                     cwd=cwd, **options)
+        os.close(slave)
+        self.master = master
+        self.shown = b""
+        self.out = b""
+        self._killer = threading.Timer(timeout, self.proc.kill)
+        self._killer.start()
+        self._stdout = threading.Thread(target=self._drain_stdout, daemon=True)
+        self._stdout.start()
+
+    def _drain_stdout(self):
+        if self.proc.stdout is not None:
+            for chunk in iter(lambda: self.proc.stdout.read1(4096), b""):
+                self.out += chunk
+
+    def _read(self):
+        try:
+            chunk = os.read(self.master, 4096)
+        except OSError:                       # EIO: the child closed the terminal
+            chunk = b""
+        self.shown += chunk
+        return chunk
+
+    def read_until(self, text):
+        while text.encode() not in self.shown:
+            assert self._read(), self.shown
+        return self.shown.decode(errors="replace")
+
+    def send_signal(self, signum):
+        self.proc.send_signal(signum)
+
+    def finish(self):
+        while self._read():
+            pass
+        self.proc.wait()
+        self._stdout.join()
+        self._killer.cancel()
+        os.close(self.master)
+        return self.out.decode(errors="replace"), self.shown.decode(errors="replace")
+
+    @property
+    def returncode(self):
+        return self.proc.returncode
+
+
 def final_value(pos):
     """A finished game's value for Black: the margin (Black's score minus White's), or
     +1 / 0 / -1 for a win / draw / loss under longest-ribbon scoring, which has no score (R24)."""

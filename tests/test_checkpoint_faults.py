@@ -409,7 +409,7 @@ def test_a_second_ctrl_c_during_and_after_the_final_save_changes_nothing(tmp_pat
     else:
         assert proc.returncode in (1, 130), proc.stderr
         assert "unsolved (stopped by interrupt)" in proc.stdout or \
-            proc.stderr.endswith("catena: stopped by Ctrl-C\n"), proc.stdout + proc.stderr
+            proc.stderr.endswith("catena solve: stopped by Ctrl-C\n"), proc.stdout + proc.stderr
     assert leftovers(tmp_path) == []
     stopped = catena.solve(Position(4), max_nodes=1, tt_mb=TT_MB, checkpoint=tmp_path / "run.ckpt")
     assert stopped.lower <= 9.5 <= stopped.upper

@@ -24,7 +24,7 @@ from catena import distributed
 from catena._solver import THREADS_LIMIT, UNBOUNDED, TableSolver, canonical_key, solver_moves
 from catena.training import selfplay_arrays
 
-from conftest import read_until
+from conftest import TerminalChild, read_until
 
 VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
 
@@ -610,18 +610,14 @@ def test_selfplay_arrays_equal_serial(local_ray, tmp_path):
 def test_sigterm_stops_a_ray_solve_as_ctrl_c_does(tmp_path):
     """ray.init sets a SIGTERM handler of its own that exits at once; the command line's, which stops
     as Ctrl-C does (the bounds reported, the checkpoint written), stays in force."""
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "G4", "E6", "D7", "E7", "D5",
-                             "--ray", "--workers", "1", "--tt-mb", "16", "--checkpoint", "run.json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    try:
-        read_until(proc, "value in [", timeout=300)      # the first units answered: the solve is under way
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 1 and b"Traceback" not in err, err
-    assert b"unsolved (stopped by interrupt): value in [" in out
+    child = TerminalChild([sys.executable, "-m", "catena", "solve", "--size", "4", "G4", "E6", "D7", "E7", "D5",
+                           "--ray", "--workers", "1", "--tt-mb", "16", "--checkpoint", "run.json"], tmp_path,
+                          timeout=420)                  # the progress bar shows on a terminal only
+    child.read_until("value in [")                      # the first units answered: the solve is under way
+    child.send_signal(signal.SIGTERM)
+    out, err = child.finish()
+    assert child.returncode == 130 and "Traceback" not in err, err
+    assert "unsolved (stopped by interrupt): value in [" in out
     assert json.loads((tmp_path / "run.json").read_text())["format"] == distributed.CHECKPOINT_FORMAT
 
 

@@ -14,7 +14,9 @@ import catena
 from catena import benchmark, effort
 from catena.errors import TooMuchWorkError
 
-from conftest import read_until
+from conftest import TerminalChild
+
+CATENA = [sys.executable, "-m", "catena"]
 
 
 def run(args, cwd, timeout=300):
@@ -67,50 +69,60 @@ def test_cli_solve_refuses_without_a_limit(tmp_path):
     proc = run(["solve", "--size", "4"], tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("catena: solving this position exactly would take")
-    assert "--max-seconds or --max-nodes" in proc.stderr
+    assert "--seconds or --max-nodes" in proc.stderr
 
 
 def test_cli_solve_shows_a_progress_bar_with_bounds(tmp_path):
-    proc = run(["solve", "--size", "4", "--max-nodes", "3000000"], tmp_path)
-    assert proc.returncode == 1
-    assert "solving:" in proc.stderr and "nodes" in proc.stderr and "value in [" in proc.stderr
-    assert re.search(r"testing >= [+-]\d+(\.5)? at [A-G]\d \d+/38", proc.stderr)   # where a long solve is
-    assert "unsolved (stopped by nodes): value in [" in proc.stdout and "None" not in proc.stdout
+    child = TerminalChild(CATENA + ["solve", "--size", "4", "--max-nodes", "3000000"], tmp_path)
+    out, shown = child.finish()
+    assert child.returncode == 1
+    assert "solving:" in shown and "nodes" in shown and "value in [" in shown
+    assert re.search(r"testing >= [+-]\d+(\.5)? at [A-G]\d \d+/38", shown)   # where a long solve is
+    assert "unsolved (stopped by nodes): value in [" in out and "None" not in out
+
+
+def test_progress_bars_only_on_a_terminal(tmp_path):
+    """Bars on a terminal; none in a log (stderr a file or a pipe: no carriage returns)."""
+    proc = run(["solve", "--size", "4", "--max-nodes", "300000"], tmp_path)
+    assert proc.returncode == 1 and proc.stderr == "", proc.stderr
+    assert "unsolved (stopped by nodes)" in proc.stdout
+    proc = run(["selfplay", "--size", "2", "--games", "2", "--iterations", "50", "--seed", "1"], tmp_path)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 
 def test_ctrl_c_stops_solve_with_the_bounds_shown_as_while_running(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "--max-seconds", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    read_until(proc, "value in [")
+    child = TerminalChild(CATENA + ["solve", "--size", "4", "--seconds", "120"], tmp_path)
+    child.read_until("value in [")
     time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1, err
-    assert b"Traceback" not in err
-    assert b"unsolved (stopped by interrupt): value in [" in out and b"None" not in out
+    child.send_signal(signal.SIGINT)
+    out, shown = child.finish()
+    assert child.returncode == 130, shown
+    assert "Traceback" not in shown
+    assert "unsolved (stopped by interrupt): value in [" in out and "None" not in out
 
 
 def test_sigterm_stops_a_background_solve_as_ctrl_c_does_and_saves_its_checkpoint(tmp_path):
     """A job a shell starts in the background ignores SIGINT; schedulers and ``kill`` send SIGTERM.
     The solve stops with its bounds and writes its checkpoint, which the same command resumes."""
     ignore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)     # noqa: E731
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "4", "--max-seconds", "120",
-                             "--tt-mb", "16", "--checkpoint", "run.ckpt"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=ignore_ctrl_c)
-    read_until(proc, "value in [")
+    child = TerminalChild(CATENA + ["solve", "--size", "4", "--seconds", "120", "--tt-mb", "16",
+                                    "--checkpoint", "run.ckpt"], tmp_path, preexec_fn=ignore_ctrl_c)
+    child.read_until("value in [")
     time.sleep(0.5)
     assert not (tmp_path / "run.ckpt").exists()          # nothing saved yet: the first save is the stop's
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1 and b"Traceback" not in err, err
-    assert b"unsolved (stopped by interrupt): value in [" in out
+    child.send_signal(signal.SIGTERM)
+    out, shown = child.finish()
+    assert child.returncode == 130 and "Traceback" not in shown, shown
+    assert "unsolved (stopped by interrupt): value in [" in out
     assert (tmp_path / "run.ckpt").stat().st_size > 0
 
 
 def test_selfplay_progress(tmp_path):
-    proc = run(["selfplay", "--size", "2", "--games", "3", "--iterations", "50", "--seed", "1"], tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "3/3" in proc.stderr and "P1 " in proc.stderr
+    child = TerminalChild(CATENA + ["selfplay", "--size", "2", "--games", "3", "--iterations", "50", "--seed", "1"],
+                          tmp_path)
+    out, shown = child.finish()
+    assert child.returncode == 0, shown
+    assert "3/3" in shown and "P1 " in shown
 
 
 def test_bench_progress_counts_every_step(monkeypatch, capsys):
@@ -123,7 +135,7 @@ def test_bench_progress_counts_every_step(monkeypatch, capsys):
         ("legal_moves", "push_pop", "copy"), 1.0))
     monkeypatch.setattr(benchmark, "signature", lambda: {"perft_nodes": 1, "placements": 2})
     lines = []
-    benchmark.report(quick=True, callgrind=lambda size, playouts: None, out=lines.append)
+    benchmark.report(quick=True, callgrind=lambda size, playouts: None, out=lines.append, progress=True)
     err = capsys.readouterr().err
     assert "bench: 100%" in err and "18/18" in err
     assert any(line.startswith("signature") for line in lines)
@@ -143,35 +155,33 @@ def test_bench_scripts_find_the_valgrind_runner(script):
 
 def test_solved_checks_the_output_folder_first_and_shows_progress(tmp_path):
     start = time.perf_counter()
-    proc = run(["solved", "--sizes", "3"], tmp_path)             # no docs/ folder here
-    assert proc.returncode == 2 and "give --out PATH" in proc.stderr
+    proc = run(["solved", "--sizes", "3", "--out", "docs/solved.md"], tmp_path)     # no docs/ folder here
+    assert proc.returncode == 2 and "cannot write docs/solved.md" in proc.stderr
     assert time.perf_counter() - start < 20                      # refused before solving
-    proc = run(["solved", "--sizes", "1", "--out", "values.md"], tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "15/15" in proc.stderr
+    child = TerminalChild(CATENA + ["solved", "--sizes", "1", "--out", "values.md"], tmp_path)
+    out, shown = child.finish()
+    assert child.returncode == 0, shown
+    assert "15/15" in shown and out == "wrote values.md\n"
     assert (tmp_path / "values.md").read_text().startswith("# Solved values")
 
 
 def test_ctrl_c_stops_selfplay_between_moves(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "selfplay", "--size", "6", "--games", "50",
-                             "--iterations", "20000", "--out", "games"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    read_until(proc, "selfplay:")
+    child = TerminalChild(CATENA + ["selfplay", "--size", "6", "--games", "50", "--iterations", "20000",
+                                    "--out", "games"], tmp_path)
+    child.read_until("selfplay:")
     time.sleep(1.0)
     start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    child.send_signal(signal.SIGINT)
+    out, shown = child.finish()
     assert time.monotonic() - start < 10
-    assert proc.returncode == 1 and b"Traceback" not in err, err
-    assert b"stopped by Ctrl-C after" in out
+    assert child.returncode == 130 and "Traceback" not in shown, shown
+    assert "stopped by Ctrl-C after 0 of 50 games" in out
 
 
 def test_ctrl_c_during_solved_writes_nothing(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "solved", "--sizes", "1", "2", "3", "3", "3",
-                             "--out", "values.md"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    read_until(proc, "side 3")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1 and b"Traceback" not in err, err
-    assert b"not written" in out and not (tmp_path / "values.md").exists()
+    child = TerminalChild(CATENA + ["solved", "--sizes", "1", "2", "3", "3", "3", "--out", "values.md"], tmp_path)
+    child.read_until("side 3")
+    child.send_signal(signal.SIGINT)
+    out, shown = child.finish()
+    assert child.returncode == 130 and "Traceback" not in shown, shown
+    assert out == "stopped by Ctrl-C: values.md not written\n" and not (tmp_path / "values.md").exists()

@@ -415,7 +415,7 @@ def test_command_line_match(tmp_path):
                          "--size", "3", "--games", "4", "--out", "recs", "--sprt", "0", "50", "0.05", "0.05",
                          "--play-all", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "komi 9, 10, 11 (fair komi (exact) 10 and its neighbours)" in proc.stdout
+    assert "komi 9, 10, 11 (proven fair komi 10 and its neighbours)" in proc.stdout
     assert "4 games" in proc.stdout and "Elo of A over B: 2 pairs" in proc.stdout
     assert "SPRT elo0=0 elo1=50" in proc.stdout and "engine failures: 0" in proc.stdout
     assert len(os.listdir(tmp_path / "recs")) == 4

@@ -336,7 +336,7 @@ def test_ctrl_c_stops_perft_and_playouts_promptly(which, size):
     (["play", "--seconds", "nan"], "--seconds"),
     (["demo", "--iterations", "0"], "--iterations"),
     (["solve", "--size", "2", "--max-nodes", "0"], "--max-nodes"),
-    (["solve", "--size", "2", "--max-seconds", "-2"], "--max-seconds"),
+    (["solve", "--size", "2", "--max-seconds", "-2"], "--seconds"),          # --seconds's old name
     (["solve", "--size", "2", "--tt-mb", "0"], "--tt-mb"),
     (["perft", "--size", "0"], "board size"),
     (["solved", "--sizes", "2", "11"], "board size"),

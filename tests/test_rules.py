@@ -639,7 +639,12 @@ def test_r13_no_pass_only_stones_or_the_button():
     moves = [str(m) for m in pos.legal_moves()]
     assert moves[-1] == "button" and set(moves[:-1]) == legal_cells(5, board(pos))
     assert moves[:-1] == [c for c in catena.cells(5) if c in set(moves)]   # cells in index order
-    for bad in ("pass", "PASS", "none"):
+    for bad in ("none", "skip"):
+        with pytest.raises(IllegalMoveError):
+            pos.push(bad)
+    pos.push("pass")                          # GTP's name of the button: taking it, not passing
+    assert pos.peek().is_button
+    for bad in ("pass", "PASS", "button"):    # once taken, nothing is left to pass with
         with pytest.raises(IllegalMoveError):
             pos.push(bad)
 

@@ -93,15 +93,15 @@ def interrupt_until(child, text, tries=10):
     raise AssertionError(f"{text!r} not shown after {tries} Ctrl-C: {child.before!r}")
 
 
-def test_ctrl_c_at_the_prompt_saves_the_game_and_exits_0(tmp_path):
+def test_ctrl_c_at_the_prompt_saves_the_game_and_exits_130(tmp_path):
     child = spawn(["--size", "3", "--iterations", "200", "--seed", "2", "--save", "g.catena"], tmp_path)
     child.expect_exact("Choose the komi")
     child.sendline("4")
     child.expect_exact("Your move")
-    interrupt_until(child, "saved the game to g.catena")
+    interrupt_until(child, "stopped by Ctrl-C: the game is saved to g.catena")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0, child.before
+    assert child.exitstatus == 130, child.before
     assert "Traceback" not in child.before
     assert ("komi", 4) in catena.read_game((tmp_path / "g.catena").read_text()).actions
 
@@ -123,12 +123,11 @@ def test_ctrl_c_while_the_engine_thinks_quits_at_once(tmp_path):
     time.sleep(1.0)                                               # the engine is choosing the komi
     start = time.monotonic()
     child.sendintr()
-    child.expect_exact("Game stopped (Ctrl-C)")
-    child.expect_exact("saved the game to g.catena")
+    child.expect_exact("stopped by Ctrl-C: the game is saved to g.catena")
     child.expect(pexpect.EOF)
     child.close()
     assert time.monotonic() - start < 20
-    assert child.exitstatus == 0
+    assert child.exitstatus == 130
     assert catena.read_game((tmp_path / "g.catena").read_text()).actions == []
 
 
