@@ -14,8 +14,31 @@ cdef enum:
     BB_WORDS = 6             # 5 words hold 271 cells; the sixth keeps windows inside the array
 
 cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
+    """
+    #include <stdint.h>
+    /* Bit scans of a nonzero word: GCC's and Clang's builtins (one instruction), or in a
+       portable build (CATENA_PORTABLE) and with other compilers standard C, a de Bruijn
+       multiplication (Leiserson, Prokop and Randall, 1998) */
+    #if !defined(CATENA_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
+    #define catena_lowest_bit(v) __builtin_ctzll(v)
+    #define catena_highest_bit(v) (63 - __builtin_clzll(v))
+    #else
+    static inline int catena_single_bit_index(uint64_t bit) {
+        static const unsigned char index[64] = {
+            0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36, 53, 51,
+            43, 22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+            44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6};
+        return index[(bit * 0x03F79D71B4CB0A89ULL) >> 58];
+    }
+    static inline int catena_lowest_bit(uint64_t v) { return catena_single_bit_index(v & (0 - v)); }
+    static inline int catena_highest_bit(uint64_t v) {
+        v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16; v |= v >> 32;
+        return catena_single_bit_index(v ^ (v >> 1));
+    }
+    #endif
+    """
+    int catena_lowest_bit(uint64_t v) noexcept nogil
+    int catena_highest_bit(uint64_t v) noexcept nogil
 
 
 cdef inline uint64_t bb_window(const uint64_t* bb, unsigned base) noexcept nogil:
@@ -63,9 +86,9 @@ cdef inline int popcount_few(uint64_t v) noexcept nogil:
 
 cdef inline int lowest_bit(uint64_t v) noexcept nogil:
     """Index of the lowest set bit of ``v`` (``v`` != 0)."""
-    return __builtin_ctzll(v)
+    return catena_lowest_bit(v)
 
 
 cdef inline int highest_bit(uint64_t v) noexcept nogil:
     """Index of the highest set bit of ``v`` (``v`` != 0)."""
-    return 63 - __builtin_clzll(v)
+    return catena_highest_bit(v)

@@ -3,7 +3,24 @@
 # so every module that cimports them compiles its own copy of a few instructions.
 
 from libc.stdint cimport uint64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef extern from *:
+    """
+    #include <time.h>
+    /* Linux: POSIX's monotonic clock.  A portable build (CATENA_PORTABLE; macOS and Windows
+       always) and any other system: C11's timespec_get, the calendar clock, so there a
+       deadline moves if the system's time is set while it runs. */
+    static inline double catena_clock_seconds(void) {
+        struct timespec ts;
+    #if !defined(CATENA_PORTABLE) && defined(__linux__)
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+    #else
+        timespec_get(&ts, TIME_UTC);
+    #endif
+        return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    }
+    """
+    double catena_clock_seconds() noexcept nogil
 
 cdef enum:
     NO_MOVE = 0x1FF          # no move: above every move index (< 272), and fits the
@@ -11,10 +28,9 @@ cdef enum:
 
 
 cdef inline double monotonic_seconds() noexcept nogil:
-    """Seconds on the monotonic clock: for deadlines (never jumps with the wall clock)."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+    """Seconds on the monotonic clock: for deadlines (never jumps with the wall clock, except
+    in a portable build: see catena_clock_seconds)."""
+    return catena_clock_seconds()
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:

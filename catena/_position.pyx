@@ -118,7 +118,7 @@ cdef inline void _kill_plan(const PosState* p, int x, KillPlan* k) noexcept nogi
     joined stone that stops being an end, and cells touching both far ends of the ribbon
     x joins can change, and only the legal ones of them."""
     cdef const Geometry* g = p.geo
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     cdef int bx = g.wbase[x], a, b, i, j, e
     cdef uint64_t legal_x = g.nbw[x] & bb_window(p.legal_bb, bx)
     cdef uint64_t stones_x = g.nbw[x] & bb_window(p.occ_bb, bx)
@@ -286,7 +286,7 @@ cdef int ribbon_walk(const PosState* p, int end, uint16_t* out) noexcept nogil:
     """Write the stones of the ribbon that ends at ``end`` to ``out``, from that end to
     the other, and return how many: each step's next stone is the XOR of the current
     stone's neighbours without the previous one."""
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     cdef int i, cur = end, prev = end, nxt, length = C[end].length
     for i in range(length):
         out[i] = cur
@@ -313,7 +313,7 @@ cdef void placed_solver_keys(const PosState* p, int nsym, uint64_t* keys) noexce
     unbounded ribbons of ``p`` with every cell mapped by the board's symmetry ``k``
     (0 is the identity), computed from the cells."""
     cdef const Geometry* g = p.geo
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     cdef int c, k, f
     for k in range(nsym):
         keys[k] = 0
@@ -330,7 +330,7 @@ cdef void placed_solver_keys(const PosState* p, int nsym, uint64_t* keys) noexce
 cdef void fresh_solver_key(const PosState* p, Header* h) noexcept nogil:
     """Set ``h.solver_key``, ``h.bounded`` and ``h.bounded_solver_key`` to what the cells
     and the turn of ``p`` give: what make_move keeps step by step."""
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     cdef uint64_t placed
     cdef int c
     placed_solver_keys(p, 1, &placed)
@@ -616,7 +616,7 @@ cdef void unmake_move(PosState* p, const Undo* u, const uint16_t* cells) noexcep
 cdef int end_claim_owner(const PosState* p, int end) noexcept nogil:
     """Who owns the ribbon ending at ``end`` once the game is over: its claimer, or
     for a double-placement ribbon left unbounded, R21's majority (tie: the mover)."""
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     if C[end].owner:
         return C[end].owner
     cdef int nb = C[end].nblack, nw = C[end].length - C[end].nblack
@@ -629,7 +629,7 @@ cdef int end_claim_owner(const PosState* p, int end) noexcept nogil:
 
 cdef void final_result(const PosState* p, Result* r) noexcept nogil:
     """Scores and winner of a finished game."""
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     cdef int c, owner, length, black = 0, white = 0, lw = 0, top
     cdef int count[2][MAX_CELLS + MAX_KOMI_LONGEST + 1]
     r.button = 0
@@ -676,7 +676,7 @@ cdef void final_result(const PosState* p, Result* r) noexcept nogil:
 cdef void fill_display(const PosState* p, uint8_t* out) noexcept nogil:
     """The colour shown on each cell: claims applied, and R21's end claims once a
     double-placement game is over."""
-    cdef const CellState* C = p.cell
+    cdef const CellState* C = &p.cell[0]
     cdef uint16_t stones[MAX_CELLS]
     cdef int c, i, owner, n
     memset(out, 0, p.ncells)

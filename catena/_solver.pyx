@@ -41,7 +41,6 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
 from libc.errno cimport errno, EIO
-from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
 
 from catena._common cimport NO_MOVE, mix64, monotonic_seconds
 from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
@@ -55,12 +54,49 @@ import threading
 
 from catena._validate import integer, real
 
-cdef extern from "sys/mman.h":
-    enum: MADV_HUGEPAGE
+cdef extern from *:
+    """
+    #include <stddef.h>
+    #include <stdlib.h>
+    /* The table's memory, zeroed.  Linux: an anonymous mapping, which the kernel backs only
+       once touched and which may take huge pages.  A portable build (CATENA_PORTABLE; macOS
+       and Windows always) and any other system: calloc, aligned here to a cache line. */
+    #if !defined(CATENA_PORTABLE) && defined(__linux__)
+    #include <sys/mman.h>
+    #define CATENA_TABLE_ALIGN (2 * 1024 * 1024)
+    static inline void* catena_table_alloc(size_t bytes) {
+        void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    static inline void catena_table_release(void* p, size_t bytes) { munmap(p, bytes); }
+    static inline int catena_huge_pages(void* p, size_t bytes) {
+    #ifdef MADV_HUGEPAGE
+        return madvise(p, bytes, MADV_HUGEPAGE) == 0;
+    #else
+        (void)p; (void)bytes;
+        return 0;
+    #endif
+    }
+    #else
+    #define CATENA_TABLE_ALIGN 64
+    static inline void* catena_table_alloc(size_t bytes) { return calloc(1, bytes); }
+    static inline void catena_table_release(void* p, size_t bytes) { (void)bytes; free(p); }
+    static inline int catena_huge_pages(void* p, size_t bytes) { (void)p; (void)bytes; return 0; }
+    #endif
+    """
+    enum: CATENA_TABLE_ALIGN
+    void* catena_table_alloc(size_t bytes) noexcept nogil
+    void catena_table_release(void* p, size_t bytes) noexcept nogil
+    int catena_huge_pages(void* p, size_t bytes) noexcept nogil
 
 cdef extern from *:
     """
     #include <stdint.h>
+    /* Relaxed loads and stores of shared words, and a spin lock: GCC's and Clang's builtins;
+       in a portable build C11 <stdatomic.h>; with MSVC (whose <stdatomic.h> is still
+       experimental) volatile accesses, atomic for aligned words on x64 and ARM64, and an
+       interlocked exchange, a full barrier, for the lock. */
+    #if !defined(CATENA_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
     static inline int catena_load(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void catena_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline void catena_lock(int* p) {
@@ -75,6 +111,41 @@ cdef extern from *:
     static inline void catena_store64(uint64_t* p, uint64_t v) {
         __atomic_store_n(p, v, __ATOMIC_RELAXED);
     }
+    #elif defined(_MSC_VER) && !defined(__clang__)
+    #include <intrin.h>
+    static inline int catena_load(const int* p) { return *(const volatile int*)p; }
+    static inline void catena_store(int* p, int v) { *(volatile int*)p = v; }
+    static inline void catena_lock(int* p) {
+        while (_InterlockedExchange((volatile long*)p, 1)) {
+            while (*(const volatile int*)p) {}
+        }
+    }
+    static inline void catena_unlock(int* p) { _InterlockedExchange((volatile long*)p, 0); }
+    static inline uint64_t catena_load64(const uint64_t* p) { return *(const volatile uint64_t*)p; }
+    static inline void catena_store64(uint64_t* p, uint64_t v) { *(volatile uint64_t*)p = v; }
+    #else
+    #include <stdatomic.h>
+    static inline int catena_load(const int* p) {
+        return atomic_load_explicit((_Atomic int*)p, memory_order_relaxed);
+    }
+    static inline void catena_store(int* p, int v) {
+        atomic_store_explicit((_Atomic int*)p, v, memory_order_relaxed);
+    }
+    static inline void catena_lock(int* p) {
+        while (atomic_exchange_explicit((_Atomic int*)p, 1, memory_order_acquire)) {
+            while (atomic_load_explicit((_Atomic int*)p, memory_order_relaxed)) {}
+        }
+    }
+    static inline void catena_unlock(int* p) {
+        atomic_store_explicit((_Atomic int*)p, 0, memory_order_release);
+    }
+    static inline uint64_t catena_load64(const uint64_t* p) {
+        return atomic_load_explicit((_Atomic uint64_t*)p, memory_order_relaxed);
+    }
+    static inline void catena_store64(uint64_t* p, uint64_t v) {
+        atomic_store_explicit((_Atomic uint64_t*)p, v, memory_order_relaxed);
+    }
+    #endif
     """
     int catena_load(const int* p) noexcept nogil
     void catena_store(int* p, int v) noexcept nogil
@@ -131,7 +202,8 @@ ctypedef struct Entry:
 ctypedef struct Table:
     Entry* entries       # buckets of BUCKET entries, on a cache line
     uint64_t mask        # buckets - 1
-    void* mapping        # what mmap gave (the entries sit on a 2 MB boundary inside)
+    void* mapping        # what catena_table_alloc gave (the entries sit on a CATENA_TABLE_ALIGN
+                         # boundary inside: 2 MB for huge pages, or a cache line)
     size_t mapped        # its length
     int huge             # madvise(MADV_HUGEPAGE) accepted
 
@@ -184,24 +256,23 @@ ctypedef struct Solver:
 # The table
 
 cdef int _table_init(Table* t, double megabytes) noexcept nogil:
-    """Map a table of about ``megabytes`` (a power of two of buckets); 0, or -1 without memory."""
+    """Allocate a zeroed table of about ``megabytes`` (a power of two of buckets); 0, or -1
+    without memory."""
     cdef uint64_t buckets = 1
     cdef uint64_t want = <uint64_t>(megabytes * 1024 * 1024 / (BUCKET * sizeof(Entry)))
-    cdef size_t huge = 2 * 1024 * 1024, bytes_, start
+    cdef size_t huge = 2 * 1024 * 1024, align = CATENA_TABLE_ALIGN, bytes_, start
     while buckets * 2 <= want:
         buckets *= 2
     bytes_ = buckets * BUCKET * sizeof(Entry)
-    t.mapped = bytes_ + huge
-    # anonymous memory comes zeroed and is only backed once touched
-    t.mapping = mmap(NULL, t.mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-    if t.mapping == MAP_FAILED:
-        t.mapping = NULL
+    t.mapped = bytes_ + align
+    t.mapping = catena_table_alloc(t.mapped)
+    if t.mapping == NULL:
         return -1
-    start = (<size_t>t.mapping + huge - 1) & ~(huge - 1)
+    start = (<size_t>t.mapping + align - 1) & ~(align - 1)
     t.entries = <Entry*>start
     t.mask = buckets - 1
     t.huge = (g_huge_pages and bytes_ >= huge
-              and madvise(t.entries, bytes_ - bytes_ % huge, MADV_HUGEPAGE) == 0)
+              and catena_huge_pages(t.entries, bytes_ - bytes_ % huge))
     return 0
 
 
@@ -213,7 +284,7 @@ cdef inline Table* _table_for(Shared* sh, const PosState* p) noexcept nogil:
 
 cdef void _table_free(Table* t) noexcept nogil:
     if t.mapping != NULL:
-        munmap(t.mapping, t.mapped)
+        catena_table_release(t.mapping, t.mapped)
         t.mapping = NULL
 
 
@@ -607,7 +678,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef uint16_t* deferred = s.deferred[ply]
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
     cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
-    cdef uint64_t child
+    cdef uint64_t child = 0           # set whenever defer is: initialised for the compiler
     cdef int start = _order(s, p, moves, n, first)
     if ply == 0 and p.h.nblack_stones + p.h.nwhite_stones < sh.sym_stones:
         _order_root(s, p, moves, n, start)
