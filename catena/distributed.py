@@ -605,9 +605,9 @@ def _value_grid(pos: catena.Position) -> tuple[int, int]:
 def _expects_yes(beta: int, upper: int, run: int) -> bool:
     """The answer to "value >= beta?" the driver bets on: the last answer's again (``run``'s sign),
     a first one "yes", and "yes" when beta is the upper bound: MTD(f) then asks whether the value
-    is the fail-soft bound a "no" just gave, usually its last window.  Betting "no" there made
-    32@32001's two workers search every root child side by side for 28-58 s where one worker
-    answers it in 35-40 s (docs/distributed.md)."""
+    is the fail-soft bound a "no" just gave, usually its last window.  Betting "no" there sets
+    every worker on the root's children at once, where one worker usually answers "yes" alone
+    sooner (measured in docs/distributed.md)."""
     return beta == upper or run >= 0
 
 
@@ -788,8 +788,8 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
 def _work_queue(ranks: dict[tuple[int, int], int], busy: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """The (unit, beta) pairs to start, most needed first: by speculation (the second window's units
     one more than the first's), then window, then search order.  A unit running at one window may
-    start at the other: its answer there is a fail-soft bound the windows after it use (starting
-    it only once its first search ended made 30@30005's two-worker solve about half slower)."""
+    start at the other: its answer there is a fail-soft bound the windows after it use, and
+    waiting for its first search to end measured slower (docs/distributed.md)."""
     return [item for item in sorted(ranks, key=ranks.__getitem__) if item not in busy]   # stable
 
 
@@ -799,7 +799,7 @@ def _most_speculative(inflight: dict[Any, tuple[int, int, int, float]], cancelle
     the most speculative first, the youngest of a rank first, and only those beyond half the
     ``searchers``.  What a worker speculates on beside needed work is mostly the needed unit's next
     sibling, the one a wrong bet needs next; stopping it for the children of a split needed unit,
-    the first of which then often refuted it, cost 32@32001 a third of its two-worker time."""
+    the first of which then often refutes it, throws that work away (docs/distributed.md)."""
     running = sorted(((-ranks.get((key, b), 0), -began), ref) for ref, (key, b, _, began) in inflight.items()
                      if ref not in cancelled and ranks.get((key, b), 0) > 0)
     return [ref for _, ref in running[:max(0, min(waiting, len(running) - searchers // 2))]]
