@@ -24,7 +24,7 @@ from catena._geometry import check_size
 from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
 from catena.progress import noting_ctrl_c, sigterm_as_ctrl_c
-from catena.selfplay import engines as _engines
+from catena.selfplay import seeded_players
 from catena.text import plural
 
 INTERRUPTED = 130             # the exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells use
@@ -34,7 +34,7 @@ def _demo(args) -> int:
     from catena.text import LEGEND, claims_text
 
     game = catena.Game(size=args.size, game_type=args.game_type, scoring=args.scoring)
-    p1, p2 = _engines(args.iterations, args.seed)
+    p1, p2 = seeded_players(args.iterations, args.seed)
     print(f"Catena demo: side {args.size}, game type {args.game_type}, {args.scoring} scoring; "
           f"two MCTS players, {args.iterations} iterations per decision")
     if args.boards:
@@ -149,7 +149,7 @@ def _selfplay(args) -> int:
     import os
 
     from catena.progress import bar, noting_ctrl_c
-    from catena.selfplay import play_game, record_name, record_text
+    from catena.selfplay import record_name, record_text, selfplay_game
 
     _refuse_overwriting(args)
     if args.ray is not None:
@@ -168,7 +168,7 @@ def _selfplay(args) -> int:
     try:
         with noting_ctrl_c() as ctrl_c, bar(args.games, "selfplay", unit=" games") as games:
             for index in range(args.games):
-                game, outcome = play_game(index, args.seed, args.size, args.game_type, args.scoring,
+                game, outcome = selfplay_game(index, args.seed, args.size, args.game_type, args.scoring,
                                           args.iterations, on_action=stop_on_ctrl_c)
                 wins[outcome.winner_player] += 1
                 if args.out:
@@ -229,7 +229,7 @@ def _selfplay_ray(args) -> int:
 
 def _selfplay_npz(args) -> int:
     from catena.progress import bar
-    from catena.training import selfplay_arrays, write_npz
+    from catena.selfplay import selfplay_arrays, write_npz
 
     with bar(args.games, "selfplay", unit=" games") as games:
         def progress(done, total):
@@ -535,7 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="folder for the game records, game-0001.catena, ... (default: none, not written)")
     selfplay.add_argument("--npz", default=None, metavar="FILE",
                           help="write training arrays (observations, MCTS visit distributions, final "
-                               "margin and result; catena.training) to FILE instead of playing setups "
+                               "margin and result; catena.selfplay) to FILE instead of playing setups "
                                "(default: none)")
     selfplay.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default: 0)")
     selfplay.add_argument("--force", action="store_true",

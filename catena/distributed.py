@@ -56,7 +56,15 @@ from catena._validate import integer, optional_integer, optional_real, real
 from catena.checkpoint import check_writable, checkpoint_path, header_line, replacing, verified_fields
 from catena.errors import CheckpointError, CheckpointWarning
 from catena.results import SolveResult
-from catena.selfplay import play_game, record_name, record_text
+from catena.selfplay import (
+    record_name,
+    record_text,
+    sampled_plies,
+    selfplay_game,
+    training_arrays,
+    training_game,
+    write_npz,
+)
 from catena.solver import (
     THREADS_LIMIT,
     TableSolver,
@@ -882,19 +890,15 @@ def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int
 def _play_record(index: int, seed: Optional[int], size: int, game_type: str, scoring: str,
                  iterations: int) -> tuple[str, Optional[str]]:
     """One self-play game on a worker: (its record, the winning player or None)."""
-    game, outcome = play_game(index, seed, size, game_type, scoring, iterations)
+    game, outcome = selfplay_game(index, seed, size, game_type, scoring, iterations)
     return record_text(game, iterations), outcome.winner_player
 
 
 def _play_samples(index: int, seed: Optional[int], size: int, game_type: str, scoring: str, komi: int,
                   iterations: int, sample_plies: Optional[int]) -> dict[str, list[Any]]:
-    """One training game on a worker: its samples (catena.training's columns)."""
-    from catena import training
-
+    """One training game on a worker: its samples (catena.selfplay.training_game's columns)."""
     start = catena.Position(size, game_type, scoring, komi)
-    columns = training._new_columns()
-    training._play_one(start, index, iterations, training._sampled_plies(start, sample_plies), seed, columns)
-    return columns
+    return training_game(start, index, iterations, sampled_plies(start, sample_plies), seed)
 
 
 def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, address: Optional[str] = None,
@@ -906,7 +910,7 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
 
     Records go to the folder ``out`` (``game-0001.catena`` ...), the same files
     the serial command writes with the same ``seed``; with ``npz=FILE`` the
-    training arrays of :func:`catena.training.selfplay_arrays` (same seed, same
+    training arrays of :func:`catena.selfplay.selfplay_arrays` (same seed, same
     arrays) are written there instead.  ``size``, ``game_type``, ``scoring``,
     ``iterations`` (and for ``npz`` ``komi``, ``sample_plies``) are the game and
     engine options.  ``progress(done, n_games)`` is called as games finish.
@@ -970,12 +974,7 @@ def selfplay(n_games: int, seed: Optional[int] = None, out: Any = None, *, addre
         if cluster is not None:
             cluster.close()
     if npz is not None:
-        from catena import training
-
-        columns = training._new_columns()
-        for index in sorted(samples):
-            for name, values in samples[index].items():
-                columns[name].extend(values)
-        summary["arrays"] = training._as_arrays(columns, catena.Position(size, game_type, scoring, komi))
-        training.write_npz(npz, summary["arrays"])
+        start = catena.Position(size, game_type, scoring, komi)
+        summary["arrays"] = training_arrays((samples[index] for index in sorted(samples)), start)
+        write_npz(npz, summary["arrays"])
     return summary

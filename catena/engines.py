@@ -1,5 +1,6 @@
-"""Engines a match can play: catena players made from a spec, and GTP engines run as
-subprocesses.
+"""Engines a match can play, as its referee sees them: catena players made from a spec
+(:class:`PlayerEngine`) and GTP engines run as subprocesses (:class:`SubprocessEngine`,
+through :class:`GtpClient`), each game starting from an :class:`Opening`.
 
 A player spec is a kind followed by keyword options, as on the command line::
 
@@ -31,8 +32,9 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator, Optional
+from typing import IO, Any, Callable, Iterator, Optional, Protocol
 
+from catena._position import Position
 from catena.errors import CatenaError
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
@@ -254,3 +256,105 @@ class GtpClient:
             except (EngineFailure, subprocess.TimeoutExpired):
                 pass
         self.kill()
+
+
+# ---------------------------------------------------------------- openings and engines as a referee sees them
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The start of a pair of games: the rules, the komi and the first stones."""
+
+    size: int
+    game_type: str
+    scoring: str
+    komi: int
+    moves: tuple[str, ...]
+
+    def position(self) -> Position:
+        position = Position(self.size, self.game_type, self.scoring, self.komi)
+        for move in self.moves:
+            position.push(move)
+        return position
+
+
+class Engine(Protocol):
+    """What the referee asks of an engine."""
+
+    name: str
+
+    def new_game(self, opening: Opening, seed: int) -> None: ...
+
+    def play(self, colour: str, move: str) -> None: ...
+
+    def genmove(self, position: Position, colour: str) -> str: ...
+
+    def close(self) -> None: ...
+
+
+class PlayerEngine:
+    """A catena player in this process; ``make(seed)`` makes a fresh one for each game."""
+
+    def __init__(self, make: Callable[[int], Any], name: str):
+        self._make = make
+        self.name = name
+        self._player: Any = None
+
+    @classmethod
+    def from_spec(cls, spec: PlayerSpec) -> "PlayerEngine":
+        spec.make(seed=0)                                 # a bad option fails now, not in game 1
+        return cls(spec.make, str(spec))
+
+    def new_game(self, opening: Opening, seed: int) -> None:
+        self._player = self._make(seed)
+
+    def play(self, colour: str, move: str) -> None:
+        pass                                              # the player reads the position it is given
+
+    def genmove(self, position: Position, colour: str) -> str:
+        try:
+            move = self._player.choose_move(position.copy())
+        except Exception as exc:
+            raise EngineFailure("crash", f"{self.name} raised {type(exc).__name__}: {exc}") from None
+        return move if isinstance(move, str) else move.name
+
+    def close(self) -> None:
+        self._player = None
+
+
+class SubprocessEngine:
+    """A GTP engine run as a subprocess through a :class:`GtpClient` (restarted after a crash or a
+    timeout); the GTP server side is :class:`catena.gtp.GtpEngine`."""
+
+    def __init__(self, command: str, timeout: float = 60.0):
+        self.command = command
+        self.name = command
+        self.timeout = timeout
+        self._client: Optional[GtpClient] = None
+        self._closed = False
+
+    def _send(self, command: str) -> str:
+        if self._client is None or not self._client.alive:
+            if self._closed:
+                raise EngineFailure("crash", f"engine {self.command!r} was stopped")
+            self._client = GtpClient(self.command, self.timeout)
+        return self._client.send(command)
+
+    def new_game(self, opening: Opening, seed: int) -> None:
+        for command in (f"boardsize {opening.size}", f"catena-game_type {opening.game_type}",
+                        f"catena-scoring {opening.scoring}", f"komi {opening.komi}", "clear_board"):
+            self._send(command)
+
+    def play(self, colour: str, move: str) -> None:
+        self._send(f"play {colour} {'pass' if move == 'button' else move}")
+
+    def genmove(self, position: Position, colour: str) -> str:
+        answer = self._send(f"genmove {colour}").strip()
+        if answer.lower() == "resign":
+            raise EngineFailure("resign", f"engine {self.command!r} resigned")
+        return "button" if answer.lower() == "pass" else answer
+
+    def close(self) -> None:
+        self._closed = True
+        if self._client is not None:
+            self._client.close()

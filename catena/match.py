@@ -31,13 +31,13 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Optional
 
 from catena._geometry import check_size
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena._validate import integer
 from catena.elo import PairStats, Sprt
-from catena.engines import EngineFailure, GtpClient, PlayerSpec, parse_spec
+from catena.engines import Engine, EngineFailure, Opening, PlayerEngine, SubprocessEngine, parse_spec
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.progress import bar
@@ -47,23 +47,6 @@ COLOURS = ("black", "white")
 
 
 # ---------------------------------------------------------------- openings
-
-
-@dataclass(frozen=True)
-class Opening:
-    """The start of a pair of games: the rules, the komi and the first stones."""
-
-    size: int
-    game_type: str
-    scoring: str
-    komi: int
-    moves: tuple[str, ...]
-
-    def position(self) -> Position:
-        position = Position(self.size, self.game_type, self.scoring, self.komi)
-        for move in self.moves:
-            position.push(move)
-        return position
 
 
 def estimate_fair_komi(size: int, scoring: str = "standard", iterations: int = 50_000, seed: int = 0) -> int:
@@ -146,90 +129,6 @@ def opening_suite(count: int, size: int = 6, game_type: str = "komi", scoring: s
         raise CatenaError(f"no {count} openings of {plies} stones that leave a game to play "
                           f"on side {size}")
     return suite
-
-
-# ---------------------------------------------------------------- engines as the referee sees them
-
-
-class Engine(Protocol):
-    """What the referee asks of an engine."""
-
-    name: str
-
-    def new_game(self, opening: Opening, seed: int) -> None: ...
-
-    def play(self, colour: str, move: str) -> None: ...
-
-    def genmove(self, position: Position, colour: str) -> str: ...
-
-    def close(self) -> None: ...
-
-
-class PlayerEngine:
-    """A catena player in this process; ``make(seed)`` makes a fresh one for each game."""
-
-    def __init__(self, make: Callable[[int], Any], name: str):
-        self._make = make
-        self.name = name
-        self._player: Any = None
-
-    @classmethod
-    def from_spec(cls, spec: PlayerSpec) -> "PlayerEngine":
-        spec.make(seed=0)                                 # a bad option fails now, not in game 1
-        return cls(spec.make, str(spec))
-
-    def new_game(self, opening: Opening, seed: int) -> None:
-        self._player = self._make(seed)
-
-    def play(self, colour: str, move: str) -> None:
-        pass                                              # the player reads the position it is given
-
-    def genmove(self, position: Position, colour: str) -> str:
-        try:
-            move = self._player.choose_move(position.copy())
-        except Exception as exc:
-            raise EngineFailure("crash", f"{self.name} raised {type(exc).__name__}: {exc}") from None
-        return move if isinstance(move, str) else move.name
-
-    def close(self) -> None:
-        self._player = None
-
-
-class GtpEngine:
-    """A GTP engine run as a subprocess (restarted after a crash or a timeout)."""
-
-    def __init__(self, command: str, timeout: float = 60.0):
-        self.command = command
-        self.name = command
-        self.timeout = timeout
-        self._client: Optional[GtpClient] = None
-        self._closed = False
-
-    def _send(self, command: str) -> str:
-        if self._client is None or not self._client.alive:
-            if self._closed:
-                raise EngineFailure("crash", f"engine {self.command!r} was stopped")
-            self._client = GtpClient(self.command, self.timeout)
-        return self._client.send(command)
-
-    def new_game(self, opening: Opening, seed: int) -> None:
-        for command in (f"boardsize {opening.size}", f"catena-game_type {opening.game_type}",
-                        f"catena-scoring {opening.scoring}", f"komi {opening.komi}", "clear_board"):
-            self._send(command)
-
-    def play(self, colour: str, move: str) -> None:
-        self._send(f"play {colour} {'pass' if move == 'button' else move}")
-
-    def genmove(self, position: Position, colour: str) -> str:
-        answer = self._send(f"genmove {colour}").strip()
-        if answer.lower() == "resign":
-            raise EngineFailure("resign", f"engine {self.command!r} resigned")
-        return "button" if answer.lower() == "pass" else answer
-
-    def close(self) -> None:
-        self._closed = True
-        if self._client is not None:
-            self._client.close()
 
 
 # ---------------------------------------------------------------- one game
@@ -466,7 +365,7 @@ def run_match(a: Callable[[], Engine], b: Callable[[], Engine], openings: list[O
     """Play every opening twice (A as Black, then as White) and return the MatchReport.
 
     ``a`` and ``b`` make an engine (a :class:`PlayerEngine` or a
-    :class:`GtpEngine`); each of the ``workers`` threads plays its games with
+    :class:`SubprocessEngine`); each of the ``workers`` threads plays its games with
     its own pair of engines.  The SPRT, if given, stops the match once
     decided (unless ``stop_when_decided`` is False); ``out`` is a folder for the game records; ``progress(report,
     total)`` is called after every game.  Ctrl-C stops the match and returns
@@ -579,7 +478,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _engine(spec: Optional[str], command: Optional[str], timeout: float) -> Callable[[], Engine]:
     if command is not None:
-        return lambda: GtpEngine(command, timeout)
+        return lambda: SubprocessEngine(command, timeout)
     assert spec is not None
     player_spec = parse_spec(spec)
     return lambda: PlayerEngine.from_spec(player_spec)

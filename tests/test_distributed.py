@@ -22,7 +22,7 @@ import ray
 import catena
 from catena import distributed
 from catena._solver import THREADS_LIMIT, UNBOUNDED, TableSolver, canonical_key, solver_moves
-from catena.training import selfplay_arrays
+from catena.selfplay import selfplay_arrays
 
 from conftest import TerminalChild, read_until
 

@@ -11,7 +11,7 @@ MODULES = ["catena", "catena.errors", "catena.effort", "catena.progress", "caten
            "catena._position", "catena._mcts", "catena._solver", "catena.game",
            "catena.match", "catena.gtp", "catena.engines", "catena.elo", "catena.players", "catena.points",
            "catena.record", "catena.solved", "catena.svg", "catena.terminal", "catena.text", "catena.analysis",
-           "catena.notation", "catena.observation", "catena.openspiel", "catena.pettingzoo", "catena.training",
+           "catena.notation", "catena.observation", "catena.openspiel", "catena.pettingzoo",
            "catena.selfplay", "catena.distributed", "catena.web", "catena.checkpoint", "catena.solver"]
 
 

@@ -16,9 +16,9 @@ import pytest
 
 import catena
 from catena.elo import PairStats, Sprt, elo_of_score, score_of_elo
-from catena.engines import EngineFailure, GtpClient, parse_spec
+from catena.engines import EngineFailure, GtpClient, PlayerEngine, SubprocessEngine, parse_spec
 from catena.errors import CatenaError
-from catena.match import GtpEngine, PlayerEngine, estimate_fair_komi, komis_near, opening_suite, run_match
+from catena.match import estimate_fair_komi, komis_near, opening_suite, run_match
 
 PYTHON = sys.executable
 
@@ -229,7 +229,7 @@ def fake(tmp_path):
 def test_a_failing_engine_loses_and_is_reported(fake, mode, kind):
     openings = opening_suite(2, size=3, komis=(10,), seed=1)
     start = time.perf_counter()
-    report = run_match(lambda: GtpEngine(fake(mode), timeout=1.0), spec_engine("random"), openings, workers=2)
+    report = run_match(lambda: SubprocessEngine(fake(mode), timeout=1.0), spec_engine("random"), openings, workers=2)
     assert time.perf_counter() - start < 30
     assert report.games == 4 and report.a_points == 0
     assert len(report.failures) == 4
@@ -272,7 +272,7 @@ def test_an_engine_that_writes_bytes_not_text_fails_at_once(fake):
 
 
 def test_a_garbage_answer_loses_the_game(fake):
-    report = run_match(lambda: GtpEngine(fake("garbage"), timeout=120), spec_engine("random"),
+    report = run_match(lambda: SubprocessEngine(fake("garbage"), timeout=120), spec_engine("random"),
                        opening_suite(1, size=3, komis=(10,), seed=1))
     assert report.games == 2 and report.a_points == 0
     assert all("crash" in result.failure and "not a GTP answer" in result.failure for result in report.results)
@@ -384,7 +384,7 @@ def test_catena_gtp_engines_play_a_match_and_save_records(tmp_path):
     out = tmp_path / "records"
     command = f"{PYTHON} -m catena gtp --iterations 300"
     openings = opening_suite(2, size=3, komis=(9, 10, 11), seed=6)
-    report = run_match(lambda: GtpEngine(command), spec_engine("mcts iterations=50"), openings, workers=2,
+    report = run_match(lambda: SubprocessEngine(command), spec_engine("mcts iterations=50"), openings, workers=2,
                        out=str(out))
     assert report.games == 4 and not report.failures
     files = sorted(os.listdir(out))
@@ -396,7 +396,7 @@ def test_catena_gtp_engines_play_a_match_and_save_records(tmp_path):
 
 def test_record_of_a_failed_game_names_the_winner(fake, tmp_path):
     openings = opening_suite(1, size=3, komis=(10,), seed=1)
-    run_match(lambda: GtpEngine(fake("crash"), timeout=5), spec_engine("random"), openings, out=str(tmp_path))
+    run_match(lambda: SubprocessEngine(fake("crash"), timeout=5), spec_engine("random"), openings, out=str(tmp_path))
     text = (tmp_path / "game-0001.catena").read_text()     # A is Black, so P1, and crashed
     assert '[Result "P2"]' in text and "failure of A (black) crash" in text
     assert not catena.read_game(text).game().is_over()

@@ -1,4 +1,4 @@
-"""Self-play training arrays (catena.training, ``selfplay --npz``): shapes, seeding, and
+"""Self-play training arrays (catena.selfplay, ``selfplay --npz``): shapes, seeding, and
 samples that agree with the games they come from."""
 
 import subprocess
@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 import catena
-from catena.training import selfplay_arrays
+from catena.selfplay import selfplay_arrays
 
 
 @pytest.mark.parametrize("game_type, scoring", [("komi", "standard"), ("double", "square"),
