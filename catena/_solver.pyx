@@ -7,22 +7,17 @@ half point exact); under longest-ribbon scoring they are +1, 0, -1 (win, draw,
 loss for Black).  Black maximises, White minimises, so double placement's two
 stones in a row need no special case.
 
-The table is keyed by a solver key of the position (F4 of the rules).  The
-default is the position's own key (every stone's cell, each unbounded ribbon's
-two ends).  The *small key* (``_configure(small_key=True)``) holds only what the
-future depends on: the legal cells, each unbounded ribbon's length, black count
-and the ends that still touch a legal cell (an end that touches none never
-will, R8), the turn and the button (and under longest ribbon the multiset of
-bounded ribbons); it merges more positions but costs more to build than it
-saves (docs/side4.md).  Entries hold bounds on the *future* part of the margin
-(the margin minus what the bounded ribbons already give), which is what those
-positions share.  While few stones are on the board the key is made canonical over the
-board's 12 symmetries.
+The table is keyed by the position's solver key (F4 of the rules: every stone's
+cell, each unbounded ribbon's two ends and black count, the turn and the button).
+Entries hold bounds on the *future* part of the margin (the margin minus what the
+bounded ribbons already give), which is what positions with equal keys share.
+While few stones are on the board the key is made canonical over the board's 12
+symmetries.
 
 The table is built for GB sizes: buckets of four 16-byte entries fill one cache
 line, the entry of least work is replaced, the memory asks the OS for huge
-pages, and nodes with few legal cells left neither probe nor store (their
-subtrees are cheaper than a cache miss).  An entry's first word is its key
+pages, and nodes with few legal cells left use a small table of their own that
+stays in cache.  An entry's first word is its key
 XOR its second word, so an entry torn by two threads writing at once fails
 its key check and reads as absent: threads share the table without locks.
 
@@ -32,20 +27,24 @@ store nothing from it) and all start the next null window.  Near the root a
 thread defers a child another thread is searching (simplified ABDADA), so
 they spread over the tree.  Every bound comes from a complete search, so the
 value does not depend on the number of threads.
+
+What stays tunable is one ``SolverParams`` value handed to a solve (its C
+mirror ``SearchParams`` sits in the shared state); docs/side4.md keeps the
+measurements behind each default and the techniques that were tried and dropped.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
 from posix.mman cimport mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MAP_FAILED
 
-from catena._common cimport NO_MOVE, mix64, monotonic_seconds
-from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
-from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, PosState,
-                               Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
-                               is_ribbon_head, legal_list, make_move_solver_key_only,
+from catena._common cimport NO_MOVE, monotonic_seconds
+from catena._geometry cimport MAX_MOVES, NUM_SYMMETRIES
+from catena._position cimport (BLACK, MAX_LIST, SCORING_LONGEST, PosState, Position, Result, Undo,
+                               final_result, fresh_solver_key, gen_moves, make_move_solver_key_only,
                                placed_solver_keys, pos_alloc, pos_copy, turn_key, unmake_move)
 
+import dataclasses
 import functools
 import hashlib
 import inspect
@@ -107,26 +106,16 @@ cdef enum:
 cdef int BOUND_BIAS = 1 << (BOUND_BITS - 1)
 cdef int BOUND_TOP = (1 << BOUND_BITS) - 1
 cdef uint64_t SYMMETRIC_SALT = 0x5EED5EED5EED5EEDULL
-cdef uint64_t SMALL_SALT = 0x51A11C0FFEE51A11ULL
-cdef uint64_t DEAD_END = 0x9E3779B97F4A7C15ULL
 
-# Tuning of the search, set by _configure (for measurements) and read when a run starts.
-cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see
-                                # docs/side4.md
-cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid
-                                # everywhere measured)
-cdef int g_abdada_min = 12      # nodes with at least this many legal cells defer busy children
-cdef int g_near_mb = 16         # tables above 64 MB get a near-leaf table of this size ...
-cdef int g_near_max = 11        # ... for nodes with at most this many legal cells (measured: 8 and 11 alike)
 cdef int g_huge_pages = 1       # ask for huge pages for the table
-cdef int g_split_ply = 0        # helper threads rotate the move order above this ply (measured: 0
-                                # and 1 alike on side-4 positions; 0 keeps them on the root's first
-                                # move, which a null window on the empty board needs, docs/side4.md)
-cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
-cdef int g_shared_history = 0   # one set of history scores for every search on a table (its threads,
-                                # TableSolver(share=)); measured: a set each, docs/side4.md
-cdef int g_history_malus = 8    # a move tried before the cutoff loses this many times what the cutoff
-                                # move gains (measured from 1/8 to 256 times: 8 best, docs/side4.md)
+
+
+ctypedef struct SearchParams:
+    # the search's tunables, filled from a SolverParams (its docstring says what each does)
+    int history_malus
+    int abdada_min
+    int near_max
+    int near_mb
 
 
 ctypedef struct Entry:
@@ -151,10 +140,7 @@ ctypedef struct Shared:
     int lock             # guards lower, upper, guess, epoch
     int longest          # win/draw/loss search (longest-ribbon scoring)
     int sym_stones       # keys are canonical over the symmetries up to this many stones
-    int small_key        # the small key (see the module docstring)
-    int probe_min        # fewer legal cells: no table
-    int abdada_min       # at least this many legal cells: defer children other threads search
-    int margin_bound     # cut with the static bound on the remaining margin
+    SearchParams params  # the tunables, set when the solver is made
     int32_t lower        # MTD(f): proven bounds on the root value so far
     int32_t upper
     int32_t guess        # the next null window starts from here
@@ -177,8 +163,7 @@ ctypedef struct Solver:
     int epoch            # the epoch this thread's current search started in
     int halted           # the current search was dropped (stop, or a newer epoch)
     int id               # thread number, 0 for the main thread
-    int64_t own_history[3 * MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
-    int64_t* history     # own_history, or with _configure(shared_history=True) the main thread's or owner's
+    int64_t history[3 * MAX_MOVES]   # cutoff scores, a set a thread (int32 overflowed after 3 G nodes)
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
@@ -331,59 +316,9 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
     return _least(keys, NUM_SYMMETRIES, best_sym) ^ p.h.bounded_solver_key ^ SYMMETRIC_SALT
 
 
-cdef inline uint64_t _cell_term(int c, uint64_t salt) noexcept nogil:
-    return mix64((<uint64_t>c + 1) * 0xD1B54A32D192ED03ULL ^ salt)
-
-
-cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexcept nogil:
-    """The small key (module docstring): legal cells, and per unbounded ribbon its live ends,
-    length and black count; least over the symmetries when ``symmetric``."""
-    cdef const Geometry* g = p.geo
-    cdef const uint16_t* legal = legal_list(<PosState*>p)
-    cdef uint8_t live[MAX_CELLS + 1]
-    cdef int ends[MAX_CELLS]
-    cdef int i, j, c, e, f, k, nends = 0, nsym = NUM_SYMMETRIES if symmetric else 1
-    cdef uint64_t keys[NUM_SYMMETRIES]
-    cdef uint64_t shape, a, b
-    for k in range(nsym):
-        keys[k] = 0
-    for i in range(p.ncells + 1):
-        live[i] = 0
-    for i in range(p.h.nlegal):                 # the legal cells; the stones next to them are the live ends
-        c = legal[i]
-        for k in range(nsym):
-            keys[k] ^= _cell_term(g.sym[k][c], SMALL_SALT)
-        for j in range(6):
-            e = g.nb6[c][j]
-            if p.cell[e].placed and not live[e]:
-                live[e] = 1
-                ends[nends] = e
-                nends += 1
-    for i in range(nends):
-        e = ends[i]
-        f = p.cell[e].other_end
-        if f != e and live[f] and f < e:      # both ends live: visit the ribbon from the lower one
-            continue
-        shape = mix64((<uint64_t>p.cell[e].length << 20) | p.cell[e].nblack | (<uint64_t>1 << 40))
-        for k in range(nsym):
-            a = _cell_term(g.sym[k][e], 0)
-            if f == e:
-                b = a
-            elif live[f]:
-                b = _cell_term(g.sym[k][f], 0)
-            else:
-                b = DEAD_END
-            keys[k] ^= mix64(a + b + shape)
-    return (_least(keys, nsym, best_sym)
-            ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
-            ^ p.h.bounded_solver_key ^ (SYMMETRIC_SALT if symmetric else 0))
-
-
 cdef inline uint64_t _key_of(const Shared* sh, const PosState* p, int* sym) noexcept nogil:
     cdef bint symmetric = p.h.nblack_stones + p.h.nwhite_stones <= sh.sym_stones
     sym[0] = 0
-    if sh.small_key:
-        return _small_key(p, symmetric, sym)
     if symmetric:
         return _symmetric_key(p, sym)
     return p.h.solver_key ^ p.h.bounded_solver_key
@@ -402,42 +337,9 @@ cdef int _table_move(Shared* sh, const PosState* p) noexcept nogil:
     or NO_MOVE."""
     cdef int sym = 0
     cdef uint64_t data
-    if p.h.nlegal < sh.probe_min or not _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data):
+    if not _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data):
         return NO_MOVE
     return _move_from_table(p, _move_of(data), sym)
-
-
-cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) noexcept nogil:
-    """Static bounds on the final margin (standard scoring): bounded ribbons are fixed, an
-    unbounded ribbon whose lead nothing can overturn (not every other unbounded stone and every
-    new stone joined to it) keeps its colour, every other
-    stone, now or still to come (at most one per legal cell), may go either way."""
-    cdef int c, b, w, swing = p.h.nlegal, fixed = p.h.bounded, lead, unbounded = 0
-    for c in range(p.ncells):
-        if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
-            unbounded += p.cell[c].length
-    for c in range(p.ncells):
-        if is_ribbon_head(p.cell, c) and p.cell[c].owner == 0:
-            b = p.cell[c].nblack
-            w = p.cell[c].length - b
-            lead = b - w if b > w else w - b
-            # joins can bring every other unbounded stone and every new one into this ribbon
-            if lead > p.h.nlegal + unbounded - p.cell[c].length:
-                fixed += p.cell[c].length if b > w else -p.cell[c].length
-            else:
-                swing += p.cell[c].length
-    lo[0] = 2 * (fixed - swing) - 2 * p.komi
-    hi[0] = 2 * (fixed + swing) - 2 * p.komi
-    if p.game_type != GAME_DOUBLE:            # the button's half point
-        if p.h.button == BLACK:
-            lo[0] += 1
-            hi[0] += 1
-        elif p.h.button == WHITE:
-            lo[0] -= 1
-            hi[0] -= 1
-        else:
-            lo[0] -= 1
-            hi[0] += 1
 
 
 # ---------------------------------------------------------------------------
@@ -458,15 +360,15 @@ cdef inline void _sort_by(uint16_t* moves, int n, int start, const int64_t* scor
 
 
 cdef inline void _score_cutoff(int64_t* history, const uint16_t* moves, int tried, int cut,
-                               int n) noexcept nogil:
+                               int n, int malus) noexcept nogil:
     """History scores after ``cut`` refuted the node: it gains n^2, and each of the ``tried``
-    moves searched before it, which did not, loses g_history_malus times that, so a move that
+    moves searched before it, which did not, loses ``malus`` times that, so a move that
     cuts in some positions and fails in many sinks below one that rarely fails."""
     cdef int j
     cdef int64_t bonus = <int64_t>n * n
     history[cut] += bonus
     for j in range(tried):
-        history[moves[j]] -= g_history_malus * bonus
+        history[moves[j]] -= malus * bonus
 
 
 cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
@@ -480,16 +382,6 @@ cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexc
     cdef int start = 1 if n and moves[0] == first else 0
     _sort_by(moves, n, start, s.history + p.h.to_move * MAX_MOVES)
     return start
-
-
-cdef void _rotate(uint16_t* moves, int n, int k) noexcept nogil:
-    """Rotate ``moves`` left by ``k``: helper threads start near the root on other moves."""
-    cdef uint16_t tmp[MAX_MOVES]
-    cdef int i
-    for i in range(n):
-        tmp[i] = moves[(i + k) % n]
-    for i in range(n):
-        moves[i] = tmp[i]
 
 
 cdef int64_t _total_nodes(const Shared* sh) noexcept nogil:
@@ -533,44 +425,32 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     if p.h.over:
         return _terminal_value(sh, p)
     cdef int claimed = _claimed(p), sym = 0, first = NO_MOVE, lo, hi
-    cdef bint use_table = p.h.nlegal >= sh.probe_min
-    cdef uint64_t key = 0, data
-    cdef Table* table = NULL
-    if use_table:
-        key = _key_of(sh, p, &sym)
-        table = _table_for(sh, p)
-        if _probe(table, key, &data):
-            lo = _lower(data)
-            hi = _upper(data)
-            lo = -INF if lo <= -INF else lo + claimed
-            hi = INF if hi >= INF else hi + claimed
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-            first = _move_from_table(p, _move_of(data), sym)
-        if sh.margin_bound:
-            _margin_bounds(sh, p, &lo, &hi)
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
+    cdef uint64_t key = _key_of(sh, p, &sym), data
+    cdef Table* table = _table_for(sh, p)
+    if _probe(table, key, &data):
+        lo = _lower(data)
+        hi = _upper(data)
+        lo = -INF if lo <= -INF else lo + claimed
+        hi = INF if hi >= INF else hi + claimed
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        first = _move_from_table(p, _move_of(data), sym)
     cdef uint16_t* moves = s.moves[ply]
     cdef uint16_t* deferred = s.deferred[ply]
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
-    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
+    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.params.abdada_min
     cdef uint64_t child
     cdef int start = _order(s, p, moves, n, first)
     if ply == 0 and p.h.nblack_stones + p.h.nwhite_stones < sh.sym_stones:
         _order_root(s, p, moves, n, start)
-    if defer and s.id and ply < g_split_ply and n > 2:
-        _rotate(moves + 1, n - 1, (s.id * (n - 1)) // sh.nthreads)
     cdef bint maximising = p.h.to_move == BLACK
     cdef int best = -INF if maximising else INF, a = alpha, b = beta
     cdef int64_t nodes_before = s.nodes
@@ -609,22 +489,22 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
                 if v < b:
                     b = v
         if a >= b:
-            _score_cutoff(s.history + p.h.to_move * MAX_MOVES, moves, i if i < n else n, m, n)
+            _score_cutoff(s.history + p.h.to_move * MAX_MOVES, moves, i if i < n else n, m, n,
+                          sh.params.history_malus)
             break
         i += 1
-    if use_table:
-        if best_move != NO_MOVE and best_move != p.ncells:     # stored as the canonical key's move
-            best_move = p.geo.sym[sym][best_move]
-        lo = -INF
-        hi = INF
-        if best > alpha and best < beta:
-            lo = best - claimed
-            hi = best - claimed
-        elif best >= beta:
-            lo = best - claimed
-        else:
-            hi = best - claimed
-        _store(table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
+    if best_move != NO_MOVE and best_move != p.ncells:     # stored as the canonical key's move
+        best_move = p.geo.sym[sym][best_move]
+    lo = -INF
+    hi = INF
+    if best > alpha and best < beta:
+        lo = best - claimed
+        hi = best - claimed
+    elif best >= beta:
+        lo = best - claimed
+    else:
+        hi = best - claimed
+    _store(table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
     return best
 
 
@@ -772,12 +652,10 @@ cdef void _order_root(Solver* s, PosState* p, uint16_t* moves, int n, int start)
 
 
 cdef Solver* _solver_alloc(Shared* sh) noexcept nogil:
-    """A zeroed Solver of ``sh`` with its own history scores (a TableSolver sharing a table may
-    point it at another's); NULL without memory."""
+    """A zeroed Solver of ``sh`` with its own history scores; NULL without memory."""
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
     if s != NULL:
         s.sh = sh
-        s.history = s.own_history
     return s
 
 
@@ -802,10 +680,6 @@ cdef void _solver_free(Solver* s) noexcept nogil:
 cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexcept nogil:
     sh.longest = root.scoring == SCORING_LONGEST
     sh.sym_stones = sym_stones
-    sh.small_key = g_small_key
-    sh.probe_min = g_probe_min
-    sh.abdada_min = g_abdada_min
-    sh.margin_bound = g_margin_bound and root.scoring == 0
     sh.near_max = -1
     sh.lower = -INF
     sh.upper = INF
@@ -923,6 +797,62 @@ def shrink_checkpoint(src, dst, min_nodes=1 << 20):
 # ---------------------------------------------------------------------------
 # The Python boundary
 
+@dataclasses.dataclass(frozen=True)
+class SolverParams:
+    """What stays tunable in the search, handed to ``solve(params=)`` and ``TableSolver``.
+
+    The defaults are what docs/side4.md measured best; the techniques that measured no gain
+    are gone from the code (that page keeps their record).
+
+    ``history_malus``: at a cutoff each move searched before the cutoff move loses this many
+    times the n^2 the cutoff move gains (0: the gain alone).  ``abdada_min``: with several
+    threads, nodes with at least this many legal cells defer a child another thread is
+    searching.  ``near_max`` / ``near_mb``: a table above 64 MB gets a near-leaf table of
+    ``near_mb`` MB, which stays in cache, for the nodes with at most ``near_max`` legal cells
+    (-1: none).
+    """
+
+    history_malus: int = 8
+    abdada_min: int = 12
+    near_max: int = 11
+    near_mb: int = 16
+
+    def __post_init__(self):
+        integer(self.history_malus, "history_malus", 0, 1 << 20)
+        integer(self.abdada_min, "abdada_min", 0, MAX_MOVES + 1)
+        integer(self.near_max, "near_max", -1, MAX_MOVES)
+        integer(self.near_mb, "near_mb", 1, 1 << 16)
+
+
+def _checked_params(params):
+    """``params`` (None: the defaults) as a SolverParams; TypeError for anything else."""
+    if params is None:
+        return SolverParams()
+    if not isinstance(params, SolverParams):
+        raise TypeError(f"params must be a SolverParams, not {type(params).__name__}")
+    return params
+
+
+cdef void _params_into(SearchParams* out, params):
+    out.history_malus = params.history_malus
+    out.abdada_min = params.abdada_min
+    out.near_max = params.near_max
+    out.near_mb = params.near_mb
+
+
+cdef SearchParams DEFAULT_PARAMS         # SolverParams()'s, for C callers (exact_new)
+_params_into(&DEFAULT_PARAMS, SolverParams())
+
+
+cdef inline bint _wants_near_table(const SearchParams* params, double tt_mb) noexcept nogil:
+    return tt_mb > 64 and params.near_max >= 0
+
+
+cdef int _near_table_init(Shared* sh) except -1:
+    if _table_init(&sh.near, sh.params.near_mb) != 0:
+        raise MemoryError(f"no room for a {sh.params.near_mb} MB near-leaf table")
+    return 0
+
 
 cdef class _Run:
     """One solve: the shared state, one C solver per thread, and the root position."""
@@ -931,17 +861,17 @@ cdef class _Run:
     cdef int nthreads
     cdef readonly bint done
 
-    def __cinit__(self, Position pos, double tt_mb, int sym_stones, int threads):
+    def __cinit__(self, Position pos, double tt_mb, int sym_stones, int threads, params):
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
+        _params_into(&self.sh.params, params)
         if _table_init(&self.sh.table, tt_mb) != 0:
             raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
         _shared_setup(self.sh, pos._st, sym_stones)
-        if tt_mb > 64 and g_near_max >= 0:
-            if _table_init(&self.sh.near, g_near_mb) != 0:
-                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-            self.sh.near_max = g_near_max
+        if _wants_near_table(&self.sh.params, tt_mb):
+            _near_table_init(self.sh)
+            self.sh.near_max = self.sh.params.near_max
         self.nthreads = threads
         for i in range(threads):
             self.solvers[i] = _solver_new(self.sh, pos._st)
@@ -949,10 +879,6 @@ cdef class _Run:
                 raise MemoryError()
             self.sh.workers[i] = self.solvers[i]
             self.solvers[i].id = i
-            # a set of history scores each: with the history malus a set shared by all threads
-            # followed whichever thread cut last, elsewhere in the tree (docs/side4.md)
-            if g_shared_history:
-                self.solvers[i].history = self.solvers[0].history
         self.sh.nthreads = threads
 
     def __dealloc__(self):
@@ -1064,38 +990,6 @@ cdef class _Run:
         return line
 
 
-def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
-               near_max=None, near_mb=None, split_ply=None, history_malus=None, shared_history=None):
-    """Switch the search's techniques for measurements (bench/); returns the old settings."""
-    global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
-    global g_near_mb, g_history_malus, g_shared_history
-    old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
-               margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
-               near_mb=g_near_mb, split_ply=g_split_ply, history_malus=g_history_malus,
-               shared_history=bool(g_shared_history))
-    if split_ply is not None:
-        g_split_ply = int(split_ply)
-    if history_malus is not None:
-        g_history_malus = int(history_malus)
-    if shared_history is not None:
-        g_shared_history = int(bool(shared_history))
-    if near_max is not None:
-        g_near_max = int(near_max)
-    if near_mb is not None:
-        g_near_mb = int(near_mb)
-    if huge_pages is not None:
-        g_huge_pages = int(bool(huge_pages))
-    if small_key is not None:
-        g_small_key = int(bool(small_key))
-    if probe_min is not None:
-        g_probe_min = int(probe_min)
-    if abdada_min is not None:
-        g_abdada_min = int(abdada_min)
-    if margin_bound is not None:
-        g_margin_bound = int(bool(margin_bound))
-    return old
-
-
 def _check_limit(value, what, kind, maximum):
     if kind is int:
         return optional_integer(value, what, 1, maximum)
@@ -1114,7 +1008,7 @@ def _half_points(value, what, longest, rounding):
 
 def _variant(pos):
     return {"size": pos.size, "game_type": pos.game_type, "scoring": pos.scoring, "komi": pos.komi,
-            "key": "small" if g_small_key else "position"}
+            "key": "position"}
 
 
 def _root_id(pos):
@@ -1170,7 +1064,7 @@ def _window_and_guess(scoring, window, guess):
 
 def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=None,
           sym_stones=None, *, threads=None, window=None, guess=None, checkpoint=None,
-          checkpoint_seconds=300):
+          checkpoint_seconds=300, params=None):
     """Solve ``pos`` exactly: its value with best play from both sides.
 
     ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
@@ -1195,7 +1089,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
     entries to PATH after every null-window step and every
     ``checkpoint_seconds``; a solve of the same game that finds PATH resumes
-    from it.
+    from it.  ``params`` (a SolverParams) tunes the search.
 
     >>> import catena
     >>> result = catena.solve(catena.Position(size=2))
@@ -1210,6 +1104,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
     max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
     tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
+    params = _checked_params(params)
     checkpoint_seconds = real(checkpoint_seconds, "checkpoint_seconds", maximum=1e9, positive=True)
     if sym_stones is None:
         sym_stones = pos._st.ncells // 3
@@ -1232,7 +1127,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     resume = None
     if checkpoint is not None and os.path.exists(checkpoint):
         resume = _read_checkpoint(checkpoint, pos)        # before the table: a bad file costs nothing
-    run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells), threads)
+    run = _Run(pos, float(tt_mb), min(int(sym_stones), pos._st.ncells), threads, params)
     if resume is not None:
         run.load(checkpoint, *resume)
     run.configure(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds),
@@ -1343,6 +1238,7 @@ cdef void* exact_new(int table_log2) noexcept nogil:
     if _table_init(&x.sh.table, megabytes) != 0:
         free(x)
         return NULL
+    x.sh.params = DEFAULT_PARAMS
     x.s = _solver_alloc(&x.sh)
     if x.s == NULL:
         _table_free(&x.sh.table)
@@ -1460,15 +1356,21 @@ cdef class TableSolver:
     cdef bint busy
     cdef readonly int threads
     cdef bint started[MAX_THREADS]  # which threads of the running solve have begun (see _work)
+    cdef readonly object params     # its SolverParams
 
-    def __cinit__(self, tt_mb=64, share=None, threads=1):
+    def __cinit__(self, tt_mb=64, share=None, threads=1, params=None):
         tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
         if share is not None and not isinstance(share, TableSolver):
             raise TypeError(f"share must be a TableSolver, not {type(share).__name__}")
         self.threads = integer(threads, "threads", 1, MAX_THREADS)
+        if params is None and share is not None:
+            params = (<TableSolver>share)._home().params
+        params = _checked_params(params)
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
+        _params_into(&self.sh.params, params)
+        self.params = params
         for i in range(self.threads):
             self.sh.workers[i] = _solver_alloc(self.sh)
             if self.sh.workers[i] == NULL:
@@ -1480,18 +1382,13 @@ cdef class TableSolver:
             self.owner = (<TableSolver>share)._home()
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
-            if g_shared_history:
-                self.s.history = self.owner.s.history
-            if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
-                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+            if self.owner.sh.near.entries != NULL and self.sh.params.near_max >= 0:
+                _near_table_init(self.sh)
         else:
             if _table_init(&self.sh.table, tt_mb) != 0:
                 raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
-            if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
-                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-        if g_shared_history:                           # else a set each, as in catena.solve
-            for i in range(1, self.threads):
-                (<Solver*>self.sh.workers[i]).history = self.s.history
+            if _wants_near_table(&self.sh.params, tt_mb):
+                _near_table_init(self.sh)
 
     cdef TableSolver _home(self):
         """The solver that owns the tables this one searches with."""
@@ -1538,7 +1435,7 @@ cdef class TableSolver:
             w.nodes = 0
         _shared_setup(self.sh, self.s.root, self.s.root.ncells // 3)
         if self.sh.near.entries != NULL:
-            self.sh.near_max = g_near_max
+            self.sh.near_max = self.sh.params.near_max
         self.sh.max_nodes = -1
         self.sh.deadline = 0
         self.sh.stop = STOP_NONE
