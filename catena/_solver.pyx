@@ -681,8 +681,10 @@ cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexce
     sh.longest = root.scoring == SCORING_LONGEST
     sh.sym_stones = sym_stones
     sh.near_max = -1
-    sh.lower = -INF
-    sh.upper = INF
+    # a longest-ribbon value is +1, 0 or -1: proven from the start, so that MTD(f) never asks
+    # whether it is at least +2 or at least -1, which no move answers before the game's end
+    sh.lower = -1 if sh.longest else -INF
+    sh.upper = 1 if sh.longest else INF
     sh.run = 0
     sh.step = 1 if sh.longest else 2
     sh.win_lo = -INF
@@ -1062,6 +1064,22 @@ def _window_and_guess(scoring, window, guess):
     return lo2, hi2, max(-INF + 1, min(INF - 1, guess2))
 
 
+GUESS_CELLS = 24            # fewer legal cells: the solve is about as quick as the MCTS that would guess
+GUESS_ITERATIONS = 20_000   # about 0.2 s of one core on side 4
+
+
+def _first_guess(Position pos):
+    """MTD(f)'s first guess when the caller gives none: the margin a short score-aware MCTS
+    expects (its exact margin once it has solved the root), or None (start from 0) under
+    longest ribbon, whose values are only +1/0/-1, and for positions solved quicker than the
+    MCTS runs.  Seeded, so a solve's nodes do not vary from run to run (docs/side4.md)."""
+    if pos.scoring == "longest" or pos._st.h.nlegal < GUESS_CELLS:
+        return None
+    from catena._mcts import MCTS           # not at the top: _mcts imports this module
+    result = MCTS(seed=0).search(pos, iterations=GUESS_ITERATIONS)
+    return result.exact if result.exact is not None else result.score
+
+
 def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=None,
           sym_stones=None, *, threads=None, window=None, guess=None, checkpoint=None,
           checkpoint_seconds=300, params=None):
@@ -1084,7 +1102,8 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     +1/0/-1 under longest ribbon): the search stops as soon as it proves
     value <= lo or value >= hi (``stopped_by="window"``, the proof in
     ``lower``/``upper``), or finds the exact value between them.  ``guess`` is
-    where the MTD(f) null windows start (a guess near the value saves work).
+    where the MTD(f) null windows start (a guess near the value saves work; by default
+    a short MCTS's expected margin on positions with 24 legal cells or more, else 0).
 
     ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
     entries to PATH after every null-window step and every
@@ -1115,6 +1134,8 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
         check_solvable(pos)                      # hours or more with no limit: refuse, say how long
     longest = pos.scoring == "longest"
     lo2, hi2, guess2 = _window_and_guess(pos.scoring, window, guess)
+    if guess is None and not pos.is_game_over():
+        guess2 = _window_and_guess(pos.scoring, None, _first_guess(pos))[2]
     checkpoint = _checkpoint_path(checkpoint)
     start = time.perf_counter()
     if pos.is_game_over():
