@@ -21,8 +21,10 @@ class SolverParams:
     abdada_min: int
     near_max: int
     near_mb: int
+    guess_cells: int
+    guess_iterations: int
     def __init__(self, history_malus: int = 8, abdada_min: int = 12, near_max: int = 11,
-                 near_mb: int = 16) -> None: ...
+                 near_mb: int = 16, guess_cells: int = 27, guess_iterations: int = 20_000) -> None: ...
 
 UNBOUNDED: int
 THREADS_LIMIT: int

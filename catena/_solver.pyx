@@ -811,19 +811,25 @@ class SolverParams:
     threads, nodes with at least this many legal cells defer a child another thread is
     searching.  ``near_max`` / ``near_mb``: a table above 64 MB gets a near-leaf table of
     ``near_mb`` MB, which stays in cache, for the nodes with at most ``near_max`` legal cells
-    (-1: none).
+    (-1: none).  ``guess_cells`` / ``guess_iterations``: a solve given no guess starts MTD(f)
+    from the margin a seeded MCTS of that many iterations expects, on positions with at least
+    that many legal cells (fewer solve about as fast as the MCTS runs), else from 0.
     """
 
     history_malus: int = 8
     abdada_min: int = 12
     near_max: int = 11
     near_mb: int = 16
+    guess_cells: int = 27
+    guess_iterations: int = 20_000
 
     def __post_init__(self):
         integer(self.history_malus, "history_malus", 0, 1 << 20)
         integer(self.abdada_min, "abdada_min", 0, MAX_MOVES + 1)
         integer(self.near_max, "near_max", -1, MAX_MOVES)
         integer(self.near_mb, "near_mb", 1, 1 << 16)
+        integer(self.guess_cells, "guess_cells", 0, MAX_MOVES + 1)
+        integer(self.guess_iterations, "guess_iterations", 1, 1 << 30)
 
 
 def _checked_params(params):
@@ -1064,19 +1070,16 @@ def _window_and_guess(scoring, window, guess):
     return lo2, hi2, max(-INF + 1, min(INF - 1, guess2))
 
 
-GUESS_CELLS = 24            # fewer legal cells: the solve is about as quick as the MCTS that would guess
-GUESS_ITERATIONS = 20_000   # about 0.2 s of one core on side 4
-
-
-def _first_guess(Position pos):
+def _first_guess(Position pos, params):
     """MTD(f)'s first guess when the caller gives none: the margin a short score-aware MCTS
     expects (its exact margin once it has solved the root), or None (start from 0) under
-    longest ribbon, whose values are only +1/0/-1, and for positions solved quicker than the
-    MCTS runs.  Seeded, so a solve's nodes do not vary from run to run (docs/side4.md)."""
-    if pos.scoring == "longest" or pos._st.h.nlegal < GUESS_CELLS:
+    longest ribbon, whose values are only +1/0/-1, and for positions with fewer than
+    ``params.guess_cells`` legal cells, solved about as quickly as the MCTS runs.  Seeded, so a
+    solve's nodes do not vary from run to run (docs/side4.md)."""
+    if pos.scoring == "longest" or pos._st.h.nlegal < params.guess_cells:
         return None
     from catena._mcts import MCTS           # not at the top: _mcts imports this module
-    result = MCTS(seed=0).search(pos, iterations=GUESS_ITERATIONS)
+    result = MCTS(seed=0).search(pos, iterations=params.guess_iterations)
     return result.exact if result.exact is not None else result.score
 
 
@@ -1103,7 +1106,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     value <= lo or value >= hi (``stopped_by="window"``, the proof in
     ``lower``/``upper``), or finds the exact value between them.  ``guess`` is
     where the MTD(f) null windows start (a guess near the value saves work; by default
-    a short MCTS's expected margin on positions with 24 legal cells or more, else 0).
+    a short MCTS's expected margin on positions with 27 legal cells or more, else 0).
 
     ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
     entries to PATH after every null-window step and every
@@ -1135,7 +1138,7 @@ def solve(Position pos, max_seconds=None, max_nodes=None, tt_mb=64, progress=Non
     longest = pos.scoring == "longest"
     lo2, hi2, guess2 = _window_and_guess(pos.scoring, window, guess)
     if guess is None and not pos.is_game_over():
-        guess2 = _window_and_guess(pos.scoring, None, _first_guess(pos))[2]
+        guess2 = _window_and_guess(pos.scoring, None, _first_guess(pos, params))[2]
     checkpoint = _checkpoint_path(checkpoint)
     start = time.perf_counter()
     if pos.is_game_over():

@@ -8,7 +8,7 @@ import pytest
 
 import catena
 from catena import Position
-from catena._solver import GUESS_CELLS, _first_guess
+from catena._solver import SolverParams, _first_guess
 
 from conftest import minimax_value
 
@@ -62,6 +62,9 @@ def test_longest_ribbon_bounds_are_proven_from_the_start(game_type):
 
 # ---------------------------------------------------------------- MTD(f)'s first guess
 
+GUESS_CELLS = 24
+PARAMS = SolverParams(guess_cells=GUESS_CELLS)     # smaller positions than the default's, for speed
+
 def guessed_positions():
     """Two side-4 positions with 24 or 25 legal cells (GUESS_CELLS) of each game type and
     scoring the guess serves, from the first seeds whose random play stops there."""
@@ -86,16 +89,21 @@ def test_first_guess_when_it_applies():
     assert {(p.game_type, p.scoring) for p in GUESSED} == {c for c in COMBOS if c[1] != "longest"}
     for pos in GUESSED:
         assert legal_cells(pos) >= GUESS_CELLS
-        guess = _first_guess(pos)
-        assert isinstance(guess, float) and guess == _first_guess(pos)
-    assert _first_guess(midgame(4, "komi", "standard", 5, GUESS_CELLS - 1)) is None
-    assert _first_guess(midgame(4, "komi", "longest", 5, 30)) is None
+        guess = _first_guess(pos, PARAMS)
+        assert isinstance(guess, float) and guess == _first_guess(pos, PARAMS)
+        assert _first_guess(pos, SolverParams()) is None               # fewer than 27 legal cells
+    assert _first_guess(midgame(4, "komi", "standard", 5, GUESS_CELLS - 1), PARAMS) is None
+    assert _first_guess(midgame(4, "komi", "longest", 5, 30), PARAMS) is None
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_first_guess_keeps_values(threads):
-    """A solve from the MCTS's guess gives the value of a solve from 0."""
+    """A solve from the MCTS's guess gives the value of a solve from 0, and a solve given no guess
+    starts from it (the same nodes as given it, on one thread)."""
     for pos in GUESSED:
-        guessed = catena.solve(pos, tt_mb=TT_MB, threads=threads)
+        guessed = catena.solve(pos, tt_mb=TT_MB, threads=threads, params=PARAMS)
         plain = catena.solve(pos, tt_mb=TT_MB, threads=threads, guess=0)
         assert value_of(guessed, pos.scoring) == value_of(plain, pos.scoring), f"{pos!r}"
+        if threads == 1:
+            given = catena.solve(pos, tt_mb=TT_MB, threads=1, guess=_first_guess(pos, PARAMS))
+            assert given.nodes == guessed.nodes, f"{pos!r}"
