@@ -1,22 +1,18 @@
 """One null window on the empty side-4 board, logged as it goes (docs/side4.md's long runs).
 
-    python bench/side4_window.py --checkpoint FILE [--window LO HI] [--tt-mb 4096]
-                                 [--threads 2] [--split-ply 1]
+    python bench/side4_window.py --checkpoint FILE [--window LO HI] [--tt-mb 4096] [--threads 2]
 
 Asks ``catena.solve(window=(LO, HI))`` on the empty side-4 board (game type komi, standard
 scoring) and prints a line each time the search's focus changes (or once a minute): wall
 seconds, nodes, the proven bounds and the focus (the null window and the main thread's
 line near the root, see catena.SolveFocus), so the log shows how long each reply near the
-root took.  ``--split-ply 1`` gives the helper threads other root moves than the main
-thread's (``catena._solver._configure``, for measurements; the default keeps them on its
-move).  Ctrl-C or SIGTERM stops it and saves the checkpoint; the same command resumes.  Run
+root took.  Ctrl-C or SIGTERM stops it and saves the checkpoint; the same command resumes.  Run
 with PYTHONPATH set to the build.
 """
 
 import argparse
 
 import catena
-from catena import _solver
 from catena.progress import bounds_text, focus_text, sigterm_as_ctrl_c
 
 
@@ -26,9 +22,7 @@ def main() -> None:
     parser.add_argument("--window", nargs=2, type=float, default=(0, 0), metavar=("LO", "HI"))
     parser.add_argument("--tt-mb", type=float, default=4096)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--split-ply", type=int, default=None)
     args = parser.parse_args()
-    _solver._configure(split_ply=args.split_ply)
     last = {"text": None, "seconds": 0.0}
 
     def progress(nodes, seconds, lower, upper, focus):

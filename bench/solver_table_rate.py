@@ -1,12 +1,12 @@
 """Steady node rate of the solver on one thread by table size (docs/side4.md's table rows).
 
-    python bench/solver_table_rate.py TT_MB SECONDS [HUGE_PAGES NEAR_MAX]
+    python bench/solver_table_rate.py TT_MB SECONDS [NEAR_MAX]
 
 Solves the empty side-4 board for SECONDS of wall time and prints the nodes per CPU second
 between the first progress report past 3 million nodes (the table is then being used, its
 pages faulted in) and the end.  CPU seconds, because on a shared machine wall time mostly
-measures the others.  HUGE_PAGES (1/0) and NEAR_MAX (-1: no near-leaf table) switch the
-techniques through ``catena._solver._configure``.  Run with PYTHONPATH set to the build.
+measures the others.  NEAR_MAX (-1: no near-leaf table) is ``SolverParams(near_max=)``.
+Run with PYTHONPATH set to the build.
 """
 
 import sys
@@ -17,8 +17,7 @@ import catena
 mb, wall = int(sys.argv[1]), float(sys.argv[2])
 options = {"threads": 1} if "threads" in catena.solve.__doc__ else {}
 if len(sys.argv) > 3:
-    catena._solver._configure(huge_pages=int(sys.argv[3]),
-                              near_max=int(sys.argv[4]) if len(sys.argv) > 4 else None)
+    options["params"] = catena._solver.SolverParams(near_max=int(sys.argv[3]))
 marks = []
 start_cpu = time.process_time()
 

@@ -1,15 +1,15 @@
 """Nodes and wall time of a position's children solved at one null window by TableSolvers.
 
     python bench/table_sharing.py [--cells 28] [--seed 28000] [--beta 9] [--tt-mb 512]
-                                  [--modes one shared shared-history separate] [--repeat 2]
+                                  [--modes one shared separate] [--repeat 2]
 
 The children of the side-4 position of bench/distributed_speedup.py (``--cells`` legal cells,
 first seed at or after ``--seed``) are the units of a distributed solve split at depth 1; each
 is asked "value >= beta?" (half points) as a Ray worker asks it.  ``one``: one solver takes
 them in order; ``shared``: two solvers on two threads share one table (the workers of one
-machine, ``TableSolver(share=...)``), each with its own history scores; ``shared-history``:
-the same sharing one set of history scores too (``_configure(shared_history=True)``, how the
-workers searched before); ``separate``: two solvers with a table each.  The node
+machine, ``TableSolver(share=...)``), each with its own history scores; ``separate``: two
+solvers with a table each.  (A ``shared-history`` mode, one set of history scores for both,
+measured worse and is gone: docs/side4.md.)  The node
 counts are what docs/distributed.md compares: two workers can only beat one if they search
 not many more nodes than one does.
 """
@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from distributed_speedup import position  # noqa: E402  (bench/: the script's folder is on the path)
 
-from catena._solver import TableSolver, _configure, solver_moves  # noqa: E402
+from catena._solver import TableSolver, solver_moves  # noqa: E402
 
 
 def solvers(mode, tt_mb):
@@ -34,11 +34,7 @@ def solvers(mode, tt_mb):
     first = TableSolver(tt_mb=tt_mb)
     if mode == "separate":
         return [first, TableSolver(tt_mb=tt_mb)]
-    old = _configure(shared_history=mode == "shared-history")
-    try:
-        return [first, TableSolver(share=first)]
-    finally:
-        _configure(**old)
+    return [first, TableSolver(share=first)]
 
 
 def run(children, beta, mode, tt_mb):
@@ -72,8 +68,8 @@ def main():
     parser.add_argument("--scoring", default="standard")
     parser.add_argument("--beta", type=int, default=9, help="the null window, in half points")
     parser.add_argument("--tt-mb", type=float, default=512)
-    parser.add_argument("--modes", nargs="+", choices=("one", "shared", "shared-history", "separate"),
-                        default=["one", "shared", "shared-history", "separate"])
+    parser.add_argument("--modes", nargs="+", choices=("one", "shared", "separate"),
+                        default=["one", "shared", "separate"])
     parser.add_argument("--repeat", type=int, default=2, help="runs of each mode (two threads vary)")
     args = parser.parse_args()
     pos, seed = position("komi", args.scoring, args.cells, args.seed)

@@ -7,22 +7,17 @@ half point exact); under longest-ribbon scoring they are +1, 0, -1 (win, draw,
 loss for Black).  Black maximises, White minimises, so double placement's two
 stones in a row need no special case.
 
-The table is keyed by a solver key of the position (F4 of the rules).  The
-default is the position's own key (every stone's cell, each unbounded ribbon's
-two ends).  The *small key* (``_configure(small_key=True)``) holds only what the
-future depends on: the legal cells, each unbounded ribbon's length, black count
-and the ends that still touch a legal cell (an end that touches none never
-will, R8), the turn and the button (and under longest ribbon the multiset of
-bounded ribbons); it merges more positions but costs more to build than it
-saves (docs/side4.md).  Entries hold bounds on the *future* part of the margin
-(the margin minus what the bounded ribbons already give), which is what those
-positions share.  While few stones are on the board the key is made canonical over the
-board's 12 symmetries.
+The table is keyed by the position's solver key (F4 of the rules: every stone's
+cell, each unbounded ribbon's two ends and black count, the turn and the button).
+Entries hold bounds on the *future* part of the margin (the margin minus what the
+bounded ribbons already give), which is what positions with equal keys share.
+While few stones are on the board the key is made canonical over the board's 12
+symmetries.
 
 The table is built for GB sizes: buckets of four 16-byte entries fill one cache
 line, the entry of least work is replaced, the memory asks the OS for huge
-pages, and nodes with few legal cells left neither probe nor store (their
-subtrees are cheaper than a cache miss).  An entry's first word is its key
+pages, and nodes with few legal cells left use a small table of their own that
+stays in cache.  An entry's first word is its key
 XOR its second word, so an entry torn by two threads writing at once fails
 its key check and reads as absent: threads share the table without locks.
 
@@ -35,20 +30,25 @@ value does not depend on the number of threads.
 
 This module is the search and its memory; ``catena/solver.py`` is the solver's Python half
 (``solve`` with its windows, guess, checkpoints and effort guard, and ``SolveResult``).
+
+What stays tunable is one ``SolverParams`` value handed to a solve (its C
+mirror ``SearchParams`` sits in the shared state); docs/side4.md keeps the
+measurements behind each default and the techniques that were tried and dropped.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
 from libc.errno cimport errno, EIO
 
-from catena._common cimport NO_MOVE, mix64, monotonic_seconds
-from catena._geometry cimport Geometry, MAX_CELLS, MAX_MOVES, NUM_SYMMETRIES
+from catena._common cimport NO_MOVE, monotonic_seconds
+from catena._geometry cimport MAX_MOVES, NUM_SYMMETRIES
 from catena._position cimport (BLACK, WHITE, GAME_DOUBLE, MAX_LIST, SCORING_LONGEST, SCORING_SQUARE,
                                PosState, Position, Result, Undo, final_result, fresh_solver_key, gen_moves,
-                               is_ribbon_head, legal_list, make_move_solver_key_only,
+                               is_ribbon_head, make_move_solver_key_only,
                                placed_solver_keys, pos_alloc, pos_copy, turn_key, unmake_move)
 
+import dataclasses
 import os
 import threading
 
@@ -173,26 +173,16 @@ cdef enum:
 cdef int BOUND_BIAS = 1 << (BOUND_BITS - 1)
 cdef int BOUND_TOP = (1 << BOUND_BITS) - 1
 cdef uint64_t SYMMETRIC_SALT = 0x5EED5EED5EED5EEDULL
-cdef uint64_t SMALL_SALT = 0x51A11C0FFEE51A11ULL
-cdef uint64_t DEAD_END = 0x9E3779B97F4A7C15ULL
 
-# Tuning of the search, set by _configure (for measurements) and read when a run starts.
-cdef int g_small_key = 0        # the small key (1) or the position's own key (0): measured, see
-                                # docs/side4.md
-cdef int g_probe_min = 0        # nodes with fewer legal cells neither probe nor store (probing paid
-                                # everywhere measured)
-cdef int g_abdada_min = 12      # nodes with at least this many legal cells defer busy children
-cdef int g_near_mb = 16         # tables above 64 MB get a near-leaf table of this size ...
-cdef int g_near_max = 11        # ... for nodes with at most this many legal cells (measured: 8 and 11 alike)
 cdef int g_huge_pages = 1       # ask for huge pages for the table
-cdef int g_split_ply = 0        # helper threads rotate the move order above this ply (measured: 0
-                                # and 1 alike on side-4 positions; 0 keeps them on the root's first
-                                # move, which a null window on the empty board needs, docs/side4.md)
-cdef int g_margin_bound = 0     # cut with the static bound on the remaining margin (measured: no gain)
-cdef int g_shared_history = 0   # one set of history scores for every search on a table (its threads,
-                                # TableSolver(share=)); measured: a set each, docs/side4.md
-cdef int g_history_malus = 8    # a move tried before the cutoff loses this many times what the cutoff
-                                # move gains (measured from 1/8 to 256 times: 8 best, docs/side4.md)
+
+
+ctypedef struct SearchParams:
+    # the search's tunables, filled from a SolverParams (its docstring says what each does)
+    int history_malus
+    int abdada_min
+    int near_max
+    int near_mb
 
 
 ctypedef struct Entry:
@@ -218,10 +208,7 @@ ctypedef struct Shared:
     int lock             # guards lower, upper, guess, epoch
     int longest          # win/draw/loss search (longest-ribbon scoring)
     int sym_stones       # keys are canonical over the symmetries up to this many stones
-    int small_key        # the small key (see the module docstring)
-    int probe_min        # fewer legal cells: no table
-    int abdada_min       # at least this many legal cells: defer children other threads search
-    int margin_bound     # cut with the static bound on the remaining margin
+    SearchParams params  # the tunables, set when the solver is made
     int32_t lower        # MTD(f): proven bounds on the root value so far
     int32_t upper
     int32_t guess        # the next null window starts from here
@@ -244,8 +231,7 @@ ctypedef struct Solver:
     int epoch            # the epoch this thread's current search started in
     int halted           # the current search was dropped (stop, or a newer epoch)
     int id               # thread number, 0 for the main thread
-    int64_t own_history[3 * MAX_MOVES]   # cutoff scores: int32 overflowed after about 3 G nodes
-    int64_t* history     # own_history, or with _configure(shared_history=True) the main thread's or owner's
+    int64_t history[3 * MAX_MOVES]   # cutoff scores, a set a thread (int32 overflowed after 3 G nodes)
     Undo undo[MAX_PLY]
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
@@ -397,59 +383,9 @@ cdef uint64_t _symmetric_key(const PosState* p, int* best_sym) noexcept nogil:
     return _least(keys, NUM_SYMMETRIES, best_sym) ^ p.h.bounded_solver_key ^ SYMMETRIC_SALT
 
 
-cdef inline uint64_t _cell_term(int c, uint64_t salt) noexcept nogil:
-    return mix64((<uint64_t>c + 1) * 0xD1B54A32D192ED03ULL ^ salt)
-
-
-cdef uint64_t _small_key(const PosState* p, int symmetric, int* best_sym) noexcept nogil:
-    """The small key (module docstring): legal cells, and per unbounded ribbon its live ends,
-    length and black count; least over the symmetries when ``symmetric``."""
-    cdef const Geometry* g = p.geo
-    cdef const uint16_t* legal = legal_list(<PosState*>p)
-    cdef uint8_t live[MAX_CELLS + 1]
-    cdef int ends[MAX_CELLS]
-    cdef int i, j, c, e, f, k, nends = 0, nsym = NUM_SYMMETRIES if symmetric else 1
-    cdef uint64_t keys[NUM_SYMMETRIES]
-    cdef uint64_t shape, a, b
-    for k in range(nsym):
-        keys[k] = 0
-    for i in range(p.ncells + 1):
-        live[i] = 0
-    for i in range(p.h.nlegal):                 # the legal cells; the stones next to them are the live ends
-        c = legal[i]
-        for k in range(nsym):
-            keys[k] ^= _cell_term(g.sym[k][c], SMALL_SALT)
-        for j in range(6):
-            e = g.nb6[c][j]
-            if p.cell[e].placed and not live[e]:
-                live[e] = 1
-                ends[nends] = e
-                nends += 1
-    for i in range(nends):
-        e = ends[i]
-        f = p.cell[e].other_end
-        if f != e and live[f] and f < e:      # both ends live: visit the ribbon from the lower one
-            continue
-        shape = mix64((<uint64_t>p.cell[e].length << 20) | p.cell[e].nblack | (<uint64_t>1 << 40))
-        for k in range(nsym):
-            a = _cell_term(g.sym[k][e], 0)
-            if f == e:
-                b = a
-            elif live[f]:
-                b = _cell_term(g.sym[k][f], 0)
-            else:
-                b = DEAD_END
-            keys[k] ^= mix64(a + b + shape)
-    return (_least(keys, nsym, best_sym)
-            ^ mix64(p.h.to_move * 7 + p.h.button * 31 + p.h.stones_left * 131 + 1)
-            ^ p.h.bounded_solver_key ^ (SYMMETRIC_SALT if symmetric else 0))
-
-
 cdef inline uint64_t _key_of(const Shared* sh, const PosState* p, int* sym) noexcept nogil:
     cdef bint symmetric = p.h.nblack_stones + p.h.nwhite_stones <= sh.sym_stones
     sym[0] = 0
-    if sh.small_key:
-        return _small_key(p, symmetric, sym)
     if symmetric:
         return _symmetric_key(p, sym)
     return p.h.solver_key ^ p.h.bounded_solver_key
@@ -468,7 +404,7 @@ cdef int _table_move(Shared* sh, const PosState* p) noexcept nogil:
     or NO_MOVE."""
     cdef int sym = 0
     cdef uint64_t data
-    if p.h.nlegal < sh.probe_min or not _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data):
+    if not _probe(_table_for(sh, p), _key_of(sh, p, &sym), &data):
         return NO_MOVE
     return _move_from_table(p, _move_of(data), sym)
 
@@ -571,15 +507,15 @@ cdef inline void _sort_by(uint16_t* moves, int n, int start, const int64_t* scor
 
 
 cdef inline void _score_cutoff(int64_t* history, const uint16_t* moves, int tried, int cut,
-                               int n) noexcept nogil:
+                               int n, int malus) noexcept nogil:
     """History scores after ``cut`` refuted the node: it gains n^2, and each of the ``tried``
-    moves searched before it, which did not, loses g_history_malus times that, so a move that
+    moves searched before it, which did not, loses ``malus`` times that, so a move that
     cuts in some positions and fails in many sinks below one that rarely fails."""
     cdef int j
     cdef int64_t bonus = <int64_t>n * n
     history[cut] += bonus
     for j in range(tried):
-        history[moves[j]] -= g_history_malus * bonus
+        history[moves[j]] -= malus * bonus
 
 
 cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
@@ -593,16 +529,6 @@ cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexc
     cdef int start = 1 if n and moves[0] == first else 0
     _sort_by(moves, n, start, s.history + p.h.to_move * MAX_MOVES)
     return start
-
-
-cdef void _rotate(uint16_t* moves, int n, int k) noexcept nogil:
-    """Rotate ``moves`` left by ``k``: helper threads start near the root on other moves."""
-    cdef uint16_t tmp[MAX_MOVES]
-    cdef int i
-    for i in range(n):
-        tmp[i] = moves[(i + k) % n]
-    for i in range(n):
-        moves[i] = tmp[i]
 
 
 cdef int64_t _total_nodes(const Shared* sh) noexcept nogil:
@@ -646,44 +572,32 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     if p.h.over:
         return _terminal_value(sh, p)
     cdef int claimed = _claimed(p), sym = 0, first = NO_MOVE, lo, hi
-    cdef bint use_table = p.h.nlegal >= sh.probe_min
-    cdef uint64_t key = 0, data
-    cdef Table* table = NULL
-    if use_table:
-        key = _key_of(sh, p, &sym)
-        table = _table_for(sh, p)
-        if _probe(table, key, &data):
-            lo = _lower(data)
-            hi = _upper(data)
-            lo = -INF if lo <= -INF else lo + claimed
-            hi = INF if hi >= INF else hi + claimed
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-            first = _move_from_table(p, _move_of(data), sym)
-        if sh.margin_bound:
-            _margin_bounds(sh, p, &lo, &hi)
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
+    cdef uint64_t key = _key_of(sh, p, &sym), data
+    cdef Table* table = _table_for(sh, p)
+    if _probe(table, key, &data):
+        lo = _lower(data)
+        hi = _upper(data)
+        lo = -INF if lo <= -INF else lo + claimed
+        hi = INF if hi >= INF else hi + claimed
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        first = _move_from_table(p, _move_of(data), sym)
     cdef uint16_t* moves = s.moves[ply]
     cdef uint16_t* deferred = s.deferred[ply]
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
-    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.abdada_min
+    cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.params.abdada_min
     cdef uint64_t child = 0           # set whenever defer is: initialised for the compiler
     cdef int start = _order(s, p, moves, n, first)
     if ply == 0 and p.h.nblack_stones + p.h.nwhite_stones < sh.sym_stones:
         _order_root(s, p, moves, n, start)
-    if defer and s.id and ply < g_split_ply and n > 2:
-        _rotate(moves + 1, n - 1, (s.id * (n - 1)) // sh.nthreads)
     cdef bint maximising = p.h.to_move == BLACK
     cdef int best = -INF if maximising else INF, a = alpha, b = beta
     cdef int64_t nodes_before = s.nodes
@@ -722,22 +636,22 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
                 if v < b:
                     b = v
         if a >= b:
-            _score_cutoff(s.history + p.h.to_move * MAX_MOVES, moves, i if i < n else n, m, n)
+            _score_cutoff(s.history + p.h.to_move * MAX_MOVES, moves, i if i < n else n, m, n,
+                          sh.params.history_malus)
             break
         i += 1
-    if use_table:
-        if best_move != NO_MOVE and best_move != p.ncells:     # stored as the canonical key's move
-            best_move = p.geo.sym[sym][best_move]
-        lo = -INF
-        hi = INF
-        if best > alpha and best < beta:
-            lo = best - claimed
-            hi = best - claimed
-        elif best >= beta:
-            lo = best - claimed
-        else:
-            hi = best - claimed
-        _store(table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
+    if best_move != NO_MOVE and best_move != p.ncells:     # stored as the canonical key's move
+        best_move = p.geo.sym[sym][best_move]
+    lo = -INF
+    hi = INF
+    if best > alpha and best < beta:
+        lo = best - claimed
+        hi = best - claimed
+    elif best >= beta:
+        lo = best - claimed
+    else:
+        hi = best - claimed
+    _store(table, key, lo, hi, best_move, _log2(s.nodes - nodes_before + 1))
     return best
 
 
@@ -885,12 +799,10 @@ cdef void _order_root(Solver* s, PosState* p, uint16_t* moves, int n, int start)
 
 
 cdef Solver* _solver_alloc(Shared* sh) noexcept nogil:
-    """A zeroed Solver of ``sh`` with its own history scores (a TableSolver sharing a table may
-    point it at another's); NULL without memory."""
+    """A zeroed Solver of ``sh`` with its own history scores; NULL without memory."""
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
     if s != NULL:
         s.sh = sh
-        s.history = s.own_history
     return s
 
 
@@ -915,13 +827,11 @@ cdef void _solver_free(Solver* s) noexcept nogil:
 cdef void _shared_setup(Shared* sh, const PosState* root, int sym_stones) noexcept nogil:
     sh.longest = root.scoring == SCORING_LONGEST
     sh.sym_stones = sym_stones
-    sh.small_key = g_small_key
-    sh.probe_min = g_probe_min
-    sh.abdada_min = g_abdada_min
-    sh.margin_bound = g_margin_bound and root.scoring == 0
     sh.near_max = -1
-    sh.lower = -INF
-    sh.upper = INF
+    # a longest-ribbon value is +1, 0 or -1: proven from the start, so that MTD(f) never asks
+    # whether it is at least +2 or at least -1, which no move answers before the game's end
+    sh.lower = -1 if sh.longest else -INF
+    sh.upper = 1 if sh.longest else INF
     sh.run = 0
     sh.step = 1 if sh.longest else 2
     sh.win_lo = -INF
@@ -1022,14 +932,70 @@ def copy_checkpoint_entries(str src, long offset, str dst, min_nodes):
     return kept, read
 
 
-def table_key_kind():
-    """Which key the table files entries under ("position", or "small" when switched for a
-    measurement): a checkpoint's entries hold only for the same kind."""
-    return "small" if g_small_key else "position"
-
-
 # ---------------------------------------------------------------------------
 # The Python boundary
+
+@dataclasses.dataclass(frozen=True)
+class SolverParams:
+    """What stays tunable in the search, handed to ``solve(params=)`` and ``TableSolver``.
+
+    The defaults are what docs/side4.md measured best; the techniques that measured no gain
+    are gone from the code (that page keeps their record).
+
+    ``history_malus``: at a cutoff each move searched before the cutoff move loses this many
+    times the n^2 the cutoff move gains (0: the gain alone).  ``abdada_min``: with several
+    threads, nodes with at least this many legal cells defer a child another thread is
+    searching.  ``near_max`` / ``near_mb``: a table above 64 MB gets a near-leaf table of
+    ``near_mb`` MB, which stays in cache, for the nodes with at most ``near_max`` legal cells
+    (-1: none).  ``guess_cells`` / ``guess_iterations``: a solve given no guess starts MTD(f)
+    from the margin a seeded MCTS of that many iterations expects, on positions with at least
+    that many legal cells (fewer solve about as fast as the MCTS runs), else from 0.
+    """
+
+    history_malus: int = 8
+    abdada_min: int = 12
+    near_max: int = 11
+    near_mb: int = 16
+    guess_cells: int = 27
+    guess_iterations: int = 20_000
+
+    def __post_init__(self):
+        integer(self.history_malus, "history_malus", 0, 1 << 20)
+        integer(self.abdada_min, "abdada_min", 0, MAX_MOVES + 1)
+        integer(self.near_max, "near_max", -1, MAX_MOVES)
+        integer(self.near_mb, "near_mb", 1, 1 << 16)
+        integer(self.guess_cells, "guess_cells", 0, MAX_MOVES + 1)
+        integer(self.guess_iterations, "guess_iterations", 1, 1 << 30)
+
+
+def _checked_params(params):
+    """``params`` (None: the defaults) as a SolverParams; TypeError for anything else."""
+    if params is None:
+        return SolverParams()
+    if not isinstance(params, SolverParams):
+        raise TypeError(f"params must be a SolverParams, not {type(params).__name__}")
+    return params
+
+
+cdef void _params_into(SearchParams* out, params):
+    out.history_malus = params.history_malus
+    out.abdada_min = params.abdada_min
+    out.near_max = params.near_max
+    out.near_mb = params.near_mb
+
+
+cdef SearchParams DEFAULT_PARAMS         # SolverParams()'s, for C callers (exact_new)
+_params_into(&DEFAULT_PARAMS, SolverParams())
+
+
+cdef inline bint _wants_near_table(const SearchParams* params, double tt_mb) noexcept nogil:
+    return tt_mb > 64 and params.near_max >= 0
+
+
+cdef int _near_table_init(Shared* sh) except -1:
+    if _table_init(&sh.near, sh.params.near_mb) != 0:
+        raise MemoryError(f"no room for a {sh.params.near_mb} MB near-leaf table")
+    return 0
 
 
 cdef class SolveRun:
@@ -1041,18 +1007,18 @@ cdef class SolveRun:
     cdef int nthreads
     cdef readonly bint done
 
-    def __cinit__(self, Position pos, double tt_mb, sym_stones, int threads):
+    def __cinit__(self, Position pos, double tt_mb, sym_stones, int threads, params):
         sym_stones = pos._st.ncells // 3 if sym_stones is None else min(sym_stones, pos._st.ncells)
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
+        _params_into(&self.sh.params, params)
         if _table_init(&self.sh.table, tt_mb) != 0:
             raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
         _shared_setup(self.sh, pos._st, sym_stones)
-        if tt_mb > 64 and g_near_max >= 0:
-            if _table_init(&self.sh.near, g_near_mb) != 0:
-                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-            self.sh.near_max = g_near_max
+        if _wants_near_table(&self.sh.params, tt_mb):
+            _near_table_init(self.sh)
+            self.sh.near_max = self.sh.params.near_max
         self.nthreads = threads
         for i in range(threads):
             self.solvers[i] = _solver_new(self.sh, pos._st)
@@ -1060,10 +1026,6 @@ cdef class SolveRun:
                 raise MemoryError()
             self.sh.workers[i] = self.solvers[i]
             self.solvers[i].id = i
-            # a set of history scores each: with the history malus a set shared by all threads
-            # followed whichever thread cut last, elsewhere in the tree (docs/side4.md)
-            if g_shared_history:
-                self.solvers[i].history = self.solvers[0].history
         self.sh.nthreads = threads
 
     def __dealloc__(self):
@@ -1191,38 +1153,6 @@ cdef class SolveRun:
         return line
 
 
-def _configure(small_key=None, probe_min=None, abdada_min=None, margin_bound=None, huge_pages=None,
-               near_max=None, near_mb=None, split_ply=None, history_malus=None, shared_history=None):
-    """Switch the search's techniques for measurements (bench/); returns the old settings."""
-    global g_split_ply, g_small_key, g_probe_min, g_abdada_min, g_margin_bound, g_huge_pages, g_near_max
-    global g_near_mb, g_history_malus, g_shared_history
-    old = dict(small_key=bool(g_small_key), probe_min=g_probe_min, abdada_min=g_abdada_min,
-               margin_bound=bool(g_margin_bound), huge_pages=bool(g_huge_pages), near_max=g_near_max,
-               near_mb=g_near_mb, split_ply=g_split_ply, history_malus=g_history_malus,
-               shared_history=bool(g_shared_history))
-    if split_ply is not None:
-        g_split_ply = int(split_ply)
-    if history_malus is not None:
-        g_history_malus = int(history_malus)
-    if shared_history is not None:
-        g_shared_history = int(bool(shared_history))
-    if near_max is not None:
-        g_near_max = int(near_max)
-    if near_mb is not None:
-        g_near_mb = int(near_mb)
-    if huge_pages is not None:
-        g_huge_pages = int(bool(huge_pages))
-    if small_key is not None:
-        g_small_key = int(bool(small_key))
-    if probe_min is not None:
-        g_probe_min = int(probe_min)
-    if abdada_min is not None:
-        g_abdada_min = int(abdada_min)
-    if margin_bound is not None:
-        g_margin_bound = int(bool(margin_bound))
-    return old
-
-
 # ---------------------------------------------------------------------------
 # The C entry point for other core modules (MCTS's exact endgames; _solver.pxd)
 
@@ -1240,6 +1170,7 @@ cdef void* exact_new(int table_log2) noexcept nogil:
     if _table_init(&x.sh.table, megabytes) != 0:
         free(x)
         return NULL
+    x.sh.params = DEFAULT_PARAMS
     x.s = _solver_alloc(&x.sh)
     if x.s == NULL:
         _table_free(&x.sh.table)
@@ -1357,15 +1288,21 @@ cdef class TableSolver:
     cdef bint busy
     cdef readonly int threads
     cdef bint started[MAX_THREADS]  # which threads of the running solve have begun (see _work)
+    cdef readonly object params     # its SolverParams
 
-    def __cinit__(self, tt_mb=64, share=None, threads=1):
+    def __cinit__(self, tt_mb=64, share=None, threads=1, params=None):
         tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
         if share is not None and not isinstance(share, TableSolver):
             raise TypeError(f"share must be a TableSolver, not {type(share).__name__}")
         self.threads = integer(threads, "threads", 1, MAX_THREADS)
+        if params is None and share is not None:
+            params = (<TableSolver>share)._home().params
+        params = _checked_params(params)
         self.sh = <Shared*>calloc(1, sizeof(Shared))
         if self.sh == NULL:
             raise MemoryError()
+        _params_into(&self.sh.params, params)
+        self.params = params
         for i in range(self.threads):
             self.sh.workers[i] = _solver_alloc(self.sh)
             if self.sh.workers[i] == NULL:
@@ -1377,18 +1314,13 @@ cdef class TableSolver:
             self.owner = (<TableSolver>share)._home()
             self.sh.table = self.owner.sh.table        # the same entries; the owner unmaps them
             self.sh.table.mapping = NULL
-            if g_shared_history:
-                self.s.history = self.owner.s.history
-            if self.owner.sh.near.entries != NULL and _table_init(&self.sh.near, g_near_mb) != 0:
-                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
+            if self.owner.sh.near.entries != NULL and self.sh.params.near_max >= 0:
+                _near_table_init(self.sh)
         else:
             if _table_init(&self.sh.table, tt_mb) != 0:
                 raise MemoryError(f"no room for a {tt_mb:g} MB transposition table")
-            if tt_mb > 64 and g_near_max >= 0 and _table_init(&self.sh.near, g_near_mb) != 0:
-                raise MemoryError(f"no room for a {g_near_mb} MB near-leaf table")
-        if g_shared_history:                           # else a set each, as in catena.solve
-            for i in range(1, self.threads):
-                (<Solver*>self.sh.workers[i]).history = self.s.history
+            if _wants_near_table(&self.sh.params, tt_mb):
+                _near_table_init(self.sh)
 
     cdef TableSolver _home(self):
         """The solver that owns the tables this one searches with."""
@@ -1435,7 +1367,7 @@ cdef class TableSolver:
             w.nodes = 0
         _shared_setup(self.sh, self.s.root, self.s.root.ncells // 3)
         if self.sh.near.entries != NULL:
-            self.sh.near_max = g_near_max
+            self.sh.near_max = self.sh.params.near_max
         self.sh.max_nodes = -1
         self.sh.deadline = 0
         self.sh.stop = STOP_NONE

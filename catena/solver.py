@@ -27,14 +27,15 @@ from catena._position import Position
 from catena._solver import (
     THREADS_LIMIT,
     UNBOUNDED,
+    SolverParams,
     SolveRun,
     TableSolver,
+    _checked_params,  # the Cython half's check, shared with TableSolver
     canonical_key,
     copy_checkpoint_entries,
     next_window,
     solver_moves,
     static_bounds,
-    table_key_kind,
 )
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.checkpoint import (
@@ -52,7 +53,7 @@ from catena.results import SolveFocus, SolveResult
 
 __all__ = ["solve", "shrink_checkpoint", "SolveResult", "TableSolver", "static_bounds", "next_window",
            "canonical_key", "solver_moves", "game_variant", "root_id", "window_and_guess", "solve_result",
-           "points", "UNBOUNDED", "THREADS_LIMIT", "CHECKPOINT_MAGIC"]
+           "points", "SolverParams", "UNBOUNDED", "THREADS_LIMIT", "CHECKPOINT_MAGIC"]
 
 INF = UNBOUNDED             # in the search's units: a bound this large (either sign) proves nothing
 PathLike = Union[str, "os.PathLike[str]"]
@@ -79,9 +80,9 @@ def _half_points(value: object, what: str, longest: bool, rounding: Callable[[fl
 
 def game_variant(pos: Position) -> dict[str, Any]:
     """What a checkpoint's table entries hold for: the game (side, game type, scoring, komi)
-    and the kind of table key."""
+    and the table's key (the position's own: a field kept so that a file of another key is refused)."""
     return {"size": pos.size, "game_type": pos.game_type, "scoring": pos.scoring, "komi": pos.komi,
-            "key": table_key_kind()}
+            "key": "position"}
 
 
 def root_id(pos: Position) -> str:
@@ -146,7 +147,8 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
           tt_mb: float = 64, progress: Optional[Callable[..., object]] = None,
           sym_stones: Optional[int] = None, *, threads: Optional[int] = None,
           window: Optional[tuple[float, float]] = None, guess: Optional[float] = None,
-          checkpoint: Optional[PathLike] = None, checkpoint_seconds: float = 300) -> SolveResult:
+          checkpoint: Optional[PathLike] = None, checkpoint_seconds: float = 300,
+          params: Optional[SolverParams] = None) -> SolveResult:
     """Solve ``pos`` exactly: its value with best play from both sides.
 
     ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
@@ -167,7 +169,9 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
     +1/0/-1 under longest ribbon): the search stops as soon as it proves
     value <= lo or value >= hi (``stopped_by="window"``, the proof in
     ``lower``/``upper``), or finds the exact value between them.  ``guess`` is
-    where the MTD(f) null windows start (a guess near the value saves work).
+    where the MTD(f) null windows start (a guess near the value saves work; by default
+    a short MCTS's expected margin on positions with ``params.guess_cells`` legal cells or
+    more, else 0).  ``params`` (a :class:`SolverParams`) tunes the search.
 
     ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
     entries to PATH after every null-window step and every
@@ -189,6 +193,7 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
     max_seconds = _check_limit(max_seconds, "max_seconds", (int, float), 1e9)
     max_nodes = _check_limit(max_nodes, "max_nodes", int, 2 ** 62)
     tt_mb = real(tt_mb, "tt_mb", maximum=1 << 20, positive=True)
+    params = _checked_params(params)
     checkpoint_seconds = real(checkpoint_seconds, "checkpoint_seconds", maximum=1e9, positive=True)
     sym_stones = None if sym_stones is None else integer(sym_stones, "sym_stones", minimum=0)
     threads = integer(min(os.cpu_count() or 1, THREADS_LIMIT) if threads is None else threads,
@@ -207,17 +212,32 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
         return SolveResult(value=None if longest else value, winner=outcome.winner or "draw",
                            best_move=None, pv=(), nodes=0, seconds=0.0, solved=True,
                            lower=value, upper=value, stopped_by=None)
+    if guess is None:
+        guess2 = window_and_guess(pos.scoring, None, _first_guess(pos, params))[2]
     resume = None
     if checkpoint is not None:
         if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
             resume = _read_checkpoint(checkpoint, pos)    # before the table: a bad file costs nothing
         check_writable(checkpoint)                        # before the search: a save must be possible
-    run = SolveRun(pos, float(tt_mb), sym_stones, threads)
+    run = SolveRun(pos, float(tt_mb), sym_stones, threads, params)
     try:
         return _solve_on(run, pos, resume, checkpoint, max_seconds, max_nodes, lo2, hi2, guess2, threads,
                          progress, checkpoint_seconds, start)
     finally:
         run.close()                 # the table is freed now, whoever still refers to ``run``
+
+
+def _first_guess(pos: Position, params: SolverParams) -> Optional[float]:
+    """MTD(f)'s first guess when the caller gives none: the margin a short score-aware MCTS
+    expects (its exact margin once it has solved the root), or None (start from 0) under
+    longest ribbon, whose values are only +1/0/-1, and for positions with fewer than
+    ``params.guess_cells`` legal cells, solved about as quickly as the MCTS runs.  Seeded, so a
+    solve's nodes do not vary from run to run (docs/side4.md)."""
+    if pos.scoring == "longest" or int(pos.legal_action_mask()[:-1].sum()) < params.guess_cells:
+        return None
+    from catena._mcts import MCTS  # not at the top: the search imports the solver
+    result = MCTS(seed=0).search(pos, iterations=params.guess_iterations)
+    return result.exact if result.exact is not None else result.score
 
 
 def _solve_on(run: SolveRun, pos: Position, resume: Optional[tuple[int, int, int]], checkpoint: Optional[str],

@@ -13,6 +13,7 @@ import pytest
 
 import catena
 from catena import Position
+from catena._solver import SolverParams, TableSolver
 
 TT_MB = 16
 VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
@@ -215,19 +216,39 @@ def test_big_table_with_near_leaf_table(values):
         assert value_of(catena.solve(pos, tt_mb=96, threads=2), pos.scoring) == value
 
 
-@pytest.mark.parametrize("setting", [{"small_key": True}, {"margin_bound": True}, {"probe_min": 4},
-                                     {"near_max": -1}, {"huge_pages": False}, {"history_malus": 0},
-                                     {"shared_history": True}])
-def test_switched_techniques_keep_values(values, setting):
-    """The techniques measured in docs/side4.md and switched off (or on) by default stay exact."""
-    old = catena._solver._configure(**setting)
-    try:
-        for pos, value in list(zip(CASES, values))[::2]:
-            for threads in (1, 2):
-                result = catena.solve(pos, tt_mb=96, threads=threads)
-                assert value_of(result, pos.scoring) == value, f"{pos!r} {setting} threads {threads}"
-    finally:
-        catena._solver._configure(**old)
+@pytest.mark.parametrize("setting", [{"near_max": -1}, {"near_max": 20, "near_mb": 1}, {"history_malus": 0},
+                                     {"abdada_min": 0}])
+def test_tuned_searches_keep_values(values, setting):
+    """The search's tunables (SolverParams, measured in docs/side4.md) change its speed, not its values."""
+    params = SolverParams(**setting)
+    for pos, value in list(zip(CASES, values))[::2]:
+        for threads in (1, 2):
+            result = catena.solve(pos, tt_mb=96, threads=threads, params=params)
+            assert value_of(result, pos.scoring) == value, f"{pos!r} {setting} threads {threads}"
+
+
+@pytest.mark.parametrize("params, error", [("fast", TypeError), ({"history_malus": 8}, TypeError)])
+def test_bad_params(params, error):
+    with pytest.raises(error):
+        catena.solve(Position(2), params=params)
+    with pytest.raises(error):
+        TableSolver(tt_mb=1, params=params)
+
+
+@pytest.mark.parametrize("setting, error", [({"history_malus": -1}, ValueError), ({"near_max": 1.5}, TypeError),
+                                            ({"near_mb": 0}, ValueError), ({"abdada_min": "12"}, TypeError)])
+def test_bad_solver_params(setting, error):
+    with pytest.raises(error):
+        SolverParams(**setting)
+
+
+def test_table_solver_params():
+    """A TableSolver keeps its params; one sharing a table takes its owner's unless given its own."""
+    params = SolverParams(history_malus=2, near_max=-1)
+    owner = TableSolver(tt_mb=1, params=params)
+    assert owner.params == params and TableSolver(share=owner).params == params
+    assert TableSolver(share=owner, params=SolverParams()).params == SolverParams()
+    assert owner.solve(Position(size=2))[:2] == (5, 5)
 
 
 def test_command_line_checkpoint_and_window(tmp_path):
