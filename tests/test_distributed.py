@@ -5,6 +5,7 @@ Every distributed value is compared with catena.solve on the same position; self
 the serial run of the same seed.
 """
 
+import importlib.util
 import json
 import os
 import random
@@ -17,7 +18,6 @@ import time
 
 import numpy
 import pytest
-import ray
 
 import catena
 from catena import distributed
@@ -29,12 +29,17 @@ from conftest import TerminalChild, read_until
 VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
 
 
+# the tests of the driver's logic and of TableSolver need no Ray; the others skip without it
+needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs Ray (catena[distributed])")
+
+
 @pytest.fixture(scope="session")
 def local_ray():
+    ray = pytest.importorskip("ray")
     os.environ.setdefault(distributed.NICENESS, "0")             # as distributed.solve's own local Ray
     ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
              logging_level="ERROR")
-    yield
+    yield ray
     ray.shutdown()
 
 
@@ -485,9 +490,9 @@ def test_a_solve_frees_its_workers_cpus(local_ray):
     pos = random_position(3, "komi", "standard", 2, 5)
     distributed.solve(pos, workers=2)
     deadline = time.monotonic() + 10
-    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+    while local_ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert ray.available_resources().get("CPU", 0) == 2
+    assert local_ray.available_resources().get("CPU", 0) == 2
 
 
 def test_every_split_depth_gives_the_value(local_ray):
@@ -607,6 +612,7 @@ def test_selfplay_arrays_equal_serial(local_ray, tmp_path):
     assert summary["black"] + summary["white"] + summary["draws"] == 4
 
 
+@needs_ray
 def test_sigterm_stops_a_ray_solve_as_ctrl_c_does(tmp_path):
     """ray.init sets a SIGTERM handler of its own that exits at once; the command line's, which stops
     as Ctrl-C does (the bounds reported, the checkpoint written), stays in force."""
@@ -672,6 +678,7 @@ def test_a_killed_worker_is_started_again_and_the_value_holds(local_ray):
     assert_same_result(got, expected, pos)
 
 
+@needs_ray
 def test_an_address_where_nothing_listens_fails_at_once(tmp_path):
     """ray.init waited on 127.0.0.1:1 for as long as anyone watched (300 s and more)."""
     with socket.socket() as probe:                      # a port nothing listens on
@@ -696,6 +703,7 @@ def session_processes(sid):
     return found
 
 
+@needs_ray
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds Ray's processes in /proc")
 def test_ctrl_c_while_ray_starts_stops_cleanly_and_leaves_nothing(tmp_path):
     """Ctrl-C while Ray started printed a traceback, left Ray's processes running, or crashed (SIGSEGV)."""
@@ -719,6 +727,7 @@ def test_ctrl_c_while_ray_starts_stops_cleanly_and_leaves_nothing(tmp_path):
             os.kill(pid, signal.SIGKILL)
 
 
+@needs_ray
 def test_cli_solve_and_selfplay_on_ray(tmp_path):
     solved = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "C3",
                              "--ray", "--workers", "2", "--threads", "2"], cwd=tmp_path, capture_output=True,

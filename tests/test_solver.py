@@ -37,11 +37,13 @@ COMBOS = [(g, s) for g in GAME_TYPES for s in SCORINGS]
 SIGN = {"black": 1, "white": -1, "draw": 0}
 KOMI_MAX = {"standard": 15, "longest": 15, "square": 1000}       # R22
 TT_MB = 16       # small tables: every position solved here is small
+both_thread_counts = pytest.mark.usefixtures("solver_threads")
 
 
-@pytest.fixture(autouse=True, params=[1, 2], ids=["threads1", "threads2"])
+@pytest.fixture(params=[1, 2], ids=["threads1", "threads2"])
 def solver_threads(request, monkeypatch):
-    """Every test here runs with one search thread and with two sharing the table."""
+    """A test of values runs with one search thread and with two sharing the table (the value
+    must not depend on it); the other tests run once, with the default threads."""
     solve = functools.partial(catena.solver.solve, threads=request.param)
     monkeypatch.setattr(catena, "solve", solve)
     monkeypatch.setattr(catena.solved, "solve", solve)
@@ -138,6 +140,7 @@ ENDGAMES = endgame_suite()
 
 # ---------------------------------------------------------------- 1. brute force
 
+@both_thread_counts
 @pytest.mark.parametrize("size", [1, 2])
 @pytest.mark.parametrize("game_type,scoring", COMBOS)
 def test_empty_board_matches_brute_force(size, game_type, scoring):
@@ -148,6 +151,7 @@ def test_empty_board_matches_brute_force(size, game_type, scoring):
     assert solved_value(result, scoring) == minimax_value(pos)
 
 
+@both_thread_counts
 @pytest.mark.parametrize("size", [1, 2])
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_komi_values_match_brute_force(size, scoring):
@@ -164,6 +168,7 @@ def test_komi_values_match_brute_force(size, scoring):
             assert result.value == base.value - komi
 
 
+@both_thread_counts
 def test_endgames_match_brute_force():
     """Side-3/4 endgames from seeded random play (<= 8 legal moves, all game types and scorings) solve to the
     brute-force value."""
@@ -184,6 +189,7 @@ def test_endgames_match_brute_force():
         assert solved_value(tiny, pos.scoring) == expected, f"{where} tt_mb=0.0001"
 
 
+@both_thread_counts
 def test_longer_endgames_match_brute_force():
     """Side-3/4 endgames with up to 10 legal moves also solve to the brute-force value."""
     checked = 0
@@ -220,6 +226,7 @@ def check_best_move_and_pv(pos, result):
         assert (line.outcome().winner or "draw") == result.winner
 
 
+@both_thread_counts
 def test_best_move_and_pv_empty_boards():
     """On the empty boards of sides 2 and 3 the best move keeps the value and the pv replays to exactly the value."""
     for size in (2, 3):
@@ -231,6 +238,7 @@ def test_best_move_and_pv_empty_boards():
             check_best_move_and_pv(pos, result)
 
 
+@both_thread_counts
 def test_best_move_and_pv_endgames():
     """On the brute-force endgames the best move keeps the value and the pv is legal and scores the value."""
     for pos in ENDGAMES:
@@ -251,6 +259,7 @@ def image(moves, sym, size):
     return [m if m.is_button else catena.Move(table[sym[m.cell]], size) for m in moves]
 
 
+@both_thread_counts
 def test_symmetric_positions_have_equal_values():
     """On side 3, positions that are images under each of the 12 symmetries get equal values (and winners)."""
     syms = catena.symmetries(3)
@@ -318,6 +327,7 @@ def f4_twin(pos):
     return None
 
 
+@both_thread_counts
 def test_f4_colour_arrangement_inside_unbounded_ribbons():
     """F4: positions with the same occupied cells, unbounded ribbons and black counts but colours arranged
     differently get the same value."""
@@ -356,6 +366,7 @@ def test_f4_colour_arrangement_inside_unbounded_ribbons():
     assert pairs >= 20 and len(kinds) == len(COMBOS)
 
 
+@both_thread_counts
 def test_f4_hand_built_pair():
     """F4 on a hand-built side-4 pair: B-W-B versus B-B-W in an open three-stone ribbon get the same value."""
     # Black C3, White D4, Black E5 (komi game, standard): an open ribbon C3-D4-E5 with 2 black.
@@ -633,6 +644,7 @@ FAIR_KOMI = {
 }
 
 
+@both_thread_counts
 @pytest.mark.parametrize("key", sorted(EMPTY_BOARD))
 def test_empty_board_regression(key):
     """The empty-board value and winner of sides 1-3 for every game type and scoring are the recorded ones."""
@@ -643,6 +655,7 @@ def test_empty_board_regression(key):
     assert (result.value, result.winner) == EMPTY_BOARD[key]
 
 
+@both_thread_counts
 def test_recorded_small_values_are_the_brute_force_ones():
     """The recorded side-1/2 values are the brute force's, so the table is not just the solver's word."""
     for (size, game_type, scoring), (value, winner) in EMPTY_BOARD.items():
@@ -651,6 +664,7 @@ def test_recorded_small_values_are_the_brute_force_ones():
             assert (SIGN[winner] if scoring == "longest" else value) == expected
 
 
+@both_thread_counts
 @pytest.mark.parametrize("size", [1, 2, 3])
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_fair_komi(size, scoring):
@@ -683,6 +697,7 @@ def test_fair_komi_default_table():
     assert fair_komi(2) == 2
 
 
+@both_thread_counts
 @pytest.mark.parametrize("key", sorted(catena.solved.PROVEN))
 def test_proven_value_holds_along_its_principal_variation(key):
     """A value of PROVEN (hours to prove) checked where it is cheap: its principal variation is a
@@ -713,6 +728,7 @@ def test_fair_komi_of_a_proven_board_needs_no_solve(monkeypatch):
     assert catena.solved.proven_value(4, "komi", "square") is None
 
 
+@both_thread_counts
 @pytest.mark.parametrize("scoring", SCORINGS)
 def test_nokomi_table_matches_brute_force(scoring):
     """nokomi_table(2): one row per symmetry class of first stones, each margin/winner the brute force's."""
