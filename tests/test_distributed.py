@@ -24,7 +24,7 @@ from catena import distributed
 from catena._solver import THREADS_LIMIT, UNBOUNDED, TableSolver, canonical_key, solver_moves
 from catena.selfplay import selfplay_arrays
 
-from conftest import TerminalChild, read_until
+from conftest import TerminalChild
 
 VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "longest", "square")]
 
@@ -707,24 +707,25 @@ def session_processes(sid):
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds Ray's processes in /proc")
 def test_ctrl_c_while_ray_starts_stops_cleanly_and_leaves_nothing(tmp_path):
     """Ctrl-C while Ray started printed a traceback, left Ray's processes running, or crashed (SIGSEGV)."""
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "--ray", "--workers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
+    child = TerminalChild([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "--ray", "--workers", "1"],
+                          tmp_path, timeout=300, start_new_session=True)   # the bar shows on a terminal only
+    pid = child.proc.pid
     try:
-        read_until(proc, "solving", timeout=120)          # Ray is being imported and started
+        child.read_until("solving")                       # Ray is being imported and started
         time.sleep(1.0)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=300)
-        assert proc.returncode == 1 and b"Traceback" not in err, err
-        assert b"unsolved (stopped by interrupt)" in out
+        child.send_signal(signal.SIGINT)
+        out, err = child.finish()
+        assert child.returncode == 130 and "Traceback" not in err, err
+        assert "unsolved (stopped by interrupt)" in out
         deadline = time.monotonic() + 10
-        while session_processes(proc.pid) and time.monotonic() < deadline:
+        while session_processes(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not session_processes(proc.pid), "Ray's processes outlived the solve"
+        assert not session_processes(pid), "Ray's processes outlived the solve"
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        for pid in session_processes(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+        if child.proc.poll() is None:
+            child.proc.kill()
+        for leftover in session_processes(pid):
+            os.kill(leftover, signal.SIGKILL)
 
 
 @needs_ray
