@@ -13,7 +13,8 @@ with PYTHONPATH set to the build.
 import argparse
 
 import catena
-from catena.progress import bounds_text, focus_text, sigterm_as_ctrl_c
+from catena._interrupt import sigterm_as_ctrl_c
+from catena.progress import bounds_text, focus_text
 
 
 def main() -> None:

@@ -21,9 +21,9 @@ import warnings
 import catena
 from catena import gtp, match
 from catena._geometry import check_size
+from catena._interrupt import noting_ctrl_c, sigterm_as_ctrl_c
 from catena._validate import integer, optional_integer, optional_real
 from catena.players import MCTSPlayer
-from catena.progress import noting_ctrl_c, sigterm_as_ctrl_c
 from catena.selfplay import seeded_players
 from catena.text import plural
 
@@ -148,7 +148,8 @@ def _show(args) -> int:
 def _selfplay(args) -> int:
     import os
 
-    from catena.progress import bar, noting_ctrl_c
+    from catena._interrupt import noting_ctrl_c
+    from catena.progress import bar
     from catena.selfplay import record_name, record_text, selfplay_game
 
     _refuse_overwriting(args)

@@ -1,16 +1,22 @@
-"""Run the core's searches in threads so that Ctrl-C still reaches Python.
+"""Ctrl-C, the one home of its handling (no dependency beyond the standard library, so data
+code can use it without the progress bars).
 
-A search releases the GIL and runs for seconds or hours; signals are handled only
-in the main thread, and only between Python bytecodes.  So the calling thread
-starts the work in threads and waits in short steps: Ctrl-C (and a progress
+:func:`run_interruptibly` runs the core's searches in threads so that Ctrl-C still
+reaches Python: a search releases the GIL and runs for seconds or hours; signals are
+handled only in the main thread, and only between Python bytecodes.  So the calling
+thread starts the work in threads and waits in short steps: Ctrl-C (and a progress
 report) runs there, tells the work to stop, and waits until it has.  Used by
-``MCTS.search`` and ``solve``.
+``MCTS.search`` and ``solve``.  :func:`noting_ctrl_c` lets a command that runs several
+searches notice a Ctrl-C one of them caught; :func:`sigterm_as_ctrl_c` makes SIGTERM
+stop a command as Ctrl-C does.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 
 def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[], None],
@@ -94,3 +100,75 @@ def run_interruptibly(tasks: Sequence[Callable[[], Any]], interrupt: Callable[[]
     if failures:
         raise failures[0]
     return results
+
+
+class Interrupted:
+    """Whether Ctrl-C came while :func:`noting_ctrl_c` was active."""
+
+    def __init__(self) -> None:
+        self.happened = False
+
+
+@contextlib.contextmanager
+def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterator[Interrupted]:
+    """Note Ctrl-C (and call ``on_interrupt``) before raising KeyboardInterrupt as usual.
+
+    MCTS and the solver end a search cleanly on Ctrl-C and return what they found,
+    so a command running several searches would go on; it checks ``happened``
+    instead.  Nested, an outer one notes the Ctrl-C too (its handler runs after the
+    inner one's).  Only in the main thread (elsewhere signals do not arrive anyway).
+
+    >>> with noting_ctrl_c() as ctrl_c:
+    ...     pass
+    >>> ctrl_c.happened
+    False
+    """
+    noted = Interrupted()
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def interrupted(signum: int, frame: Any) -> None:
+        noted.happened = True
+        if on_interrupt is not None:
+            on_interrupt()
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(signum, frame)              # an outer noting_ctrl_c: it notes and raises
+        raise KeyboardInterrupt
+
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """While active, SIGTERM (sent by ``kill``, ``timeout`` and cluster schedulers) does what
+    Ctrl-C does: a solve saves its checkpoint, a command reports what it finished.
+
+    A job started in the background by a shell ignores SIGINT, so without this it
+    could only be killed, losing the work since its last save.  The Ctrl-C handler
+    in force when the signal comes runs (:func:`noting_ctrl_c`'s, say), or
+    KeyboardInterrupt is raised if SIGINT is ignored.  Only in the main thread.
+
+    >>> with sigterm_as_ctrl_c():
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: Any) -> None:
+        ctrl_c = signal.getsignal(signal.SIGINT)
+        if callable(ctrl_c):
+            ctrl_c(signal.SIGINT, frame)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from catena._geometry import Move
+from catena._interrupt import noting_ctrl_c
 from catena._position import Position
 from catena._validate import boolean, choice
-from catena.progress import noting_ctrl_c
 
 if TYPE_CHECKING:
     from catena.results import SearchResult, SolveResult

@@ -148,7 +148,8 @@ def report(quick: bool = False, callgrind: Optional[PlacementCosts] = None, out=
 
     ``callgrind(size, playouts)`` adds the rows of instructions and branch mispredicts per
     placement (bench/callgrind.py's ``placement_costs``: None where valgrind is missing)."""
-    from catena.progress import bar, noting_ctrl_c
+    from catena._interrupt import noting_ctrl_c
+    from catena.progress import bar
 
     repeat = 1 if quick else 3
     rows: dict[str, dict[int, str]] = {}

@@ -1,17 +1,15 @@
 """Progress of the long commands (solve, solved, selfplay, bench, match, analyse, the engine
 thinking in ``play``): every bar is drawn by tqdm, on stderr, so stdout keeps only the
-results, and only when stderr is a terminal (no carriage returns in a log).
-Also how those commands notice Ctrl-C when a search has caught it (:func:`noting_ctrl_c`), and
-SIGTERM made to stop them as Ctrl-C does (:func:`sigterm_as_ctrl_c`)."""
+results, and only when stderr is a terminal (no carriage returns in a log).  How they
+notice Ctrl-C is :mod:`catena._interrupt`'s."""
 
 from __future__ import annotations
 
 import contextlib
-import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from tqdm import tqdm
 
@@ -125,75 +123,3 @@ def thinking(seconds: Optional[float] = None, desc: str = "the engine is thinkin
         done.set()
         ticker.join()
         shown.close()
-
-
-class Interrupted:
-    """Whether Ctrl-C came while :func:`noting_ctrl_c` was active."""
-
-    def __init__(self) -> None:
-        self.happened = False
-
-
-@contextlib.contextmanager
-def noting_ctrl_c(on_interrupt: Optional[Callable[[], object]] = None) -> Iterator[Interrupted]:
-    """Note Ctrl-C (and call ``on_interrupt``) before raising KeyboardInterrupt as usual.
-
-    MCTS and the solver end a search cleanly on Ctrl-C and return what they found,
-    so a command running several searches would go on; it checks ``happened``
-    instead.  Nested, an outer one notes the Ctrl-C too (its handler runs after the
-    inner one's).  Only in the main thread (elsewhere signals do not arrive anyway).
-
-    >>> with noting_ctrl_c() as ctrl_c:
-    ...     pass
-    >>> ctrl_c.happened
-    False
-    """
-    noted = Interrupted()
-    if threading.current_thread() is not threading.main_thread():
-        yield noted
-        return
-
-    def interrupted(signum: int, frame: Any) -> None:
-        noted.happened = True
-        if on_interrupt is not None:
-            on_interrupt()
-        if callable(previous) and previous is not signal.default_int_handler:
-            previous(signum, frame)              # an outer noting_ctrl_c: it notes and raises
-        raise KeyboardInterrupt
-
-    previous = signal.getsignal(signal.SIGINT)
-    signal.signal(signal.SIGINT, interrupted)
-    try:
-        yield noted
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-@contextlib.contextmanager
-def sigterm_as_ctrl_c() -> Iterator[None]:
-    """While active, SIGTERM (sent by ``kill``, ``timeout`` and cluster schedulers) does what
-    Ctrl-C does: a solve saves its checkpoint, a command reports what it finished.
-
-    A job started in the background by a shell ignores SIGINT, so without this it
-    could only be killed, losing the work since its last save.  The Ctrl-C handler
-    in force when the signal comes runs (:func:`noting_ctrl_c`'s, say), or
-    KeyboardInterrupt is raised if SIGINT is ignored.  Only in the main thread.
-
-    >>> with sigterm_as_ctrl_c():
-    ...     pass
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def terminated(signum: int, frame: Any) -> None:
-        ctrl_c = signal.getsignal(signal.SIGINT)
-        if callable(ctrl_c):
-            ctrl_c(signal.SIGINT, frame)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

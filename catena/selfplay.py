@@ -50,11 +50,11 @@ import numpy
 
 import catena
 from catena._geometry import Move
+from catena._interrupt import Interrupted, noting_ctrl_c
 from catena._mcts import MCTS
 from catena._position import Position
 from catena._validate import integer
 from catena.players import MCTSPlayer
-from catena.progress import Interrupted, noting_ctrl_c
 
 COLUMNS = ("observation", "policy", "player", "game", "margin", "result", "position")
 

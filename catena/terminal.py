@@ -28,12 +28,13 @@ import contextlib
 import sys
 from typing import IO, Callable, Iterator, Optional
 
+from catena._interrupt import noting_ctrl_c
 from catena._position import KOMI_RANGES
 from catena._validate import choice
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.players import MCTSPlayer
-from catena.progress import noting_ctrl_c, thinking
+from catena.progress import thinking
 from catena.text import LEGEND, claims_text
 
 COLOUR_ANSWERS = {"black": "black", "b": "black", "white": "white", "w": "white"}

@@ -7,8 +7,8 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODULES = ["catena", "catena.errors", "catena.effort", "catena.progress", "catena.results", "catena._geometry",
-           "catena._position", "catena._mcts", "catena._solver", "catena.game",
+MODULES = ["catena", "catena.errors", "catena.effort", "catena.progress", "catena._interrupt", "catena.results",
+           "catena._geometry", "catena._position", "catena._mcts", "catena._solver", "catena.game",
            "catena.match", "catena.gtp", "catena.engines", "catena.elo", "catena.players", "catena.points",
            "catena.record", "catena.solved", "catena.svg", "catena.terminal", "catena.text", "catena.analysis",
            "catena.notation", "catena.observation", "catena.openspiel", "catena.pettingzoo",
