@@ -150,7 +150,8 @@ def _selfplay(args) -> int:
 
     from catena._interrupt import noting_ctrl_c
     from catena.progress import bar
-    from catena.selfplay import record_name, record_text, selfplay_game
+    from catena.record import record_name
+    from catena.selfplay import record_text, selfplay_game
 
     _refuse_overwriting(args)
     if args.ray is not None:
@@ -192,7 +193,7 @@ def _refuse_overwriting(args) -> None:
     ones unless --force, before any game is played."""
     import os
 
-    from catena.selfplay import record_name
+    from catena.record import record_name
 
     if args.force:
         return

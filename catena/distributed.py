@@ -55,9 +55,9 @@ import catena
 from catena._validate import integer, optional_integer, optional_real, real
 from catena.checkpoint import check_writable, checkpoint_path, header_line, replacing, verified_fields
 from catena.errors import CheckpointError, CheckpointWarning
+from catena.record import record_name
 from catena.results import SolveResult
 from catena.selfplay import (
-    record_name,
     record_text,
     sampled_plies,
     selfplay_game,

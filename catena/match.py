@@ -41,6 +41,7 @@ from catena.engines import Engine, EngineFailure, Opening, PlayerEngine, Subproc
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.progress import bar
+from catena.record import record_name
 from catena.text import plural
 
 COLOURS = ("black", "white")
@@ -413,7 +414,7 @@ def run_match(a: Callable[[], Engine], b: Callable[[], Engine], openings: list[O
             report.results.append(result)
             report.seconds = time.perf_counter() - start
             if out:
-                path = os.path.join(out, f"game-{result.number + 1:04d}.catena")
+                path = os.path.join(out, record_name(result.number))
                 with open(path, "w") as handle:
                     handle.write(_record_text(result, report, openings[result.opening]))
             if progress is not None:

@@ -54,7 +54,7 @@ from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena.errors import CatenaError
 from catena.game import Game, GameOutcome
 
-__all__ = ["GameRecord", "RecordError", "read_game", "read_games", "write_game",
+__all__ = ["GameRecord", "RecordError", "read_game", "read_games", "write_game", "record_name",
            "REQUIRED_TAGS", "RESULTS"]
 
 #: Tags every record must have.
@@ -748,6 +748,16 @@ def _wrap(units: List[str]) -> str:
         out += unit
         column = len(unit) - unit.rfind("\n") - 1 if "\n" in unit else column + len(unit)
     return out
+
+
+def record_name(index: int) -> str:
+    """The file name of game ``index`` (from 0) of a run in a folder of records (self-play,
+    matches).
+
+    >>> record_name(0)
+    'game-0001.catena'
+    """
+    return f"game-{index + 1:04d}.catena"
 
 
 def write_game(record_or_game: Union[GameRecord, Game, Position], **tags: Union[str, int, None]) -> str:

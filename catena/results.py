@@ -9,6 +9,15 @@ if TYPE_CHECKING:
     from catena._geometry import Move
 
 
+def margin_winner(margin: float) -> str:
+    """The winner a final margin (Black minus White) names: "black", "white" or "draw".
+
+    >>> margin_winner(2.5), margin_winner(-0.5), margin_winner(0)
+    ('black', 'white', 'draw')
+    """
+    return "black" if margin > 0 else ("white" if margin < 0 else "draw")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game.

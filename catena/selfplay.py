@@ -80,15 +80,6 @@ def seeded_players(iterations: int, seed: Optional[int]) -> tuple[MCTSPlayer, MC
             MCTSPlayer(iterations=iterations, seed=None if seed is None else seed + 1))
 
 
-def record_name(index: int) -> str:
-    """The file name of game ``index``'s record in a self-play folder.
-
-    >>> record_name(0)
-    'game-0001.catena'
-    """
-    return f"game-{index + 1:04d}.catena"
-
-
 def selfplay_game(index: int, seed: Optional[int] = None, size: int = 6, game_type: str = "komi",
               scoring: str = "standard", iterations: int = 2000, on_action=None):
     """Play game ``index`` of a self-play run seeded ``seed``: (the Game, its GameOutcome).

@@ -22,7 +22,7 @@ from catena._geometry import cells, check_size, symmetries
 from catena._position import KOMI_RANGES, Position
 from catena.effort import check_solvable
 from catena.errors import TooMuchWorkError
-from catena.results import SolveResult
+from catena.results import SolveResult, margin_winner
 from catena.solver import solve
 
 
@@ -73,10 +73,6 @@ def _winner(winner: str | None) -> str:
     return winner
 
 
-def _margin_winner(margin: float) -> str:
-    return "black" if margin > 0 else ("white" if margin < 0 else "draw")
-
-
 def _choice(winner: str) -> str:
     return "either" if winner == "draw" else winner
 
@@ -121,7 +117,7 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
         assert base is not None
     for komi in range(low, high + 1):
         margin = base - komi
-        winner = _margin_winner(margin)
+        winner = margin_winner(margin)
         rows.append(KomiRow(komi, margin, winner, _choice(winner)))
     return rows
 
@@ -259,7 +255,7 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
     for (size, game_type, scoring), entry in sorted(PROVEN.items()):
         if size not in sizes:
             out.append(f"| {size} | {game_type} | {scoring} | {entry.value:+g} | "
-                       f"{_margin_winner(entry.value)} | {entry.nodes:,} | {entry.seconds:.2f} |")
+                       f"{margin_winner(entry.value)} | {entry.nodes:,} | {entry.seconds:.2f} |")
     out += ["", "## Fair komi (game type komi)", "",
             "The fair komi is the largest komi at which Black still wins: one more point and White",
             "wins, so P2's choice is the closest call there. P2 should take Black at komi up to the",

@@ -49,7 +49,7 @@ from catena.checkpoint import (
 )
 from catena.effort import check_solvable
 from catena.errors import CheckpointError, CheckpointWarning
-from catena.results import SolveFocus, SolveResult
+from catena.results import SolveFocus, SolveResult, margin_winner
 
 __all__ = ["solve", "shrink_checkpoint", "SolveResult", "TableSolver", "static_bounds", "next_window",
            "canonical_key", "solver_moves", "game_variant", "root_id", "window_and_guess", "solve_result",
@@ -325,7 +325,7 @@ def solve_result(lower: int, upper: int, longest: bool, nodes: int, seconds: flo
                            solved=False, lower=points(lower, longest), upper=points(upper, longest),
                            stopped_by=stopped_by)
     value = points(lower, longest)
-    winner = "draw" if lower == 0 else ("black" if lower > 0 else "white")
+    winner = margin_winner(lower)
     return SolveResult(value=None if longest else value, winner=winner, best_move=pv[0] if pv else None,
                        pv=tuple(pv), nodes=nodes, seconds=seconds, solved=True, lower=value, upper=value,
                        stopped_by=None)
