@@ -247,9 +247,7 @@ def _selfplay_npz(args) -> int:
 
 
 def _perft(args) -> int:
-    pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring)
-    for move in args.moves:
-        pos.push(move)
+    pos = catena.Position.from_moves(args.moves, args.size, args.game_type, args.scoring)
     for depth in range(args.depth + 1):
         start = time.perf_counter()
         nodes = catena.perft(pos, depth)
@@ -362,9 +360,7 @@ def _print_solved(result, window=None) -> int:
 def _analyse(args) -> int:
     from catena.analysis import analyse
 
-    pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring, komi=args.komi)
-    for move in args.moves:
-        pos.push(move)
+    pos = catena.Position.from_moves(args.moves, args.size, args.game_type, args.scoring, args.komi)
     print(pos)
 
     from catena.progress import bar

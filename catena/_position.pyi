@@ -1,4 +1,4 @@
-from typing import Any, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 import numpy
 import numpy.typing
@@ -31,6 +31,9 @@ class Position:
     def to_string(self) -> str: ...
     @staticmethod
     def from_string(text: str) -> Position: ...
+    @staticmethod
+    def from_moves(moves: Iterable[Union[str, int, Move]], size: int = 6, game_type: str = "komi",
+                   scoring: str = "standard", komi: int = 0) -> Position: ...
     @property
     def to_move(self) -> str: ...
     @property

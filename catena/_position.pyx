@@ -1138,6 +1138,19 @@ cdef class Position:
         from catena.notation import parse_position_string
         return parse_position_string(text)
 
+    @staticmethod
+    def from_moves(moves, size=6, game_type="komi", scoring="standard", komi=0):
+        """The position after ``moves`` (names, Moves or action ids) from the empty board of
+        these rules; an illegal move raises as ``push`` does.
+
+        >>> Position.from_moves(["B2", "D4"], size=3).to_move
+        'black'
+        """
+        pos = Position(size, game_type, scoring, komi)
+        for move in moves:
+            pos.push(move)
+        return pos
+
     cdef tuple _ribbon_cells(self, int end):
         cdef uint16_t stones[MAX_CELLS]
         cdef int i, n = ribbon_walk(self._st, end, stones)

@@ -272,10 +272,7 @@ class Opening:
     moves: tuple[str, ...]
 
     def position(self) -> Position:
-        position = Position(self.size, self.game_type, self.scoring, self.komi)
-        for move in self.moves:
-            position.push(move)
-        return position
+        return Position.from_moves(self.moves, self.size, self.game_type, self.scoring, self.komi)
 
 
 class Engine(Protocol):

@@ -247,10 +247,7 @@ class GtpEngine:
         return value
 
     def _new_position(self, moves: tuple[str, ...] = ()) -> None:
-        position = Position(self.size, self.game_type, self.scoring, self.komi)
-        for move in moves:
-            position.push(move)
-        self.position = position
+        self.position = Position.from_moves(moves, self.size, self.game_type, self.scoring, self.komi)
 
     def _check_turn(self, colour: str, what: str) -> None:
         if self.position.is_game_over():
