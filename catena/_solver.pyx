@@ -409,6 +409,22 @@ cdef int _table_move(Shared* sh, const PosState* p) noexcept nogil:
     return _move_from_table(p, _move_of(data), sym)
 
 
+cdef inline void _add_button(const PosState* p, int* lo, int* hi) noexcept nogil:
+    """The button's half point (not in double placement) added to margin bounds: to its
+    holder's side, or either way while it is untaken."""
+    if p.game_type == GAME_DOUBLE:
+        return
+    if p.h.button == BLACK:
+        lo[0] += 1
+        hi[0] += 1
+    elif p.h.button == WHITE:
+        lo[0] -= 1
+        hi[0] -= 1
+    else:
+        lo[0] -= 1
+        hi[0] += 1
+
+
 cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) noexcept nogil:
     """Static bounds on the final margin (standard scoring): bounded ribbons are fixed, an
     unbounded ribbon whose lead nothing can overturn (not every other unbounded stone and every
@@ -430,16 +446,7 @@ cdef void _margin_bounds(const Shared* sh, const PosState* p, int* lo, int* hi) 
                 swing += p.cell[c].length
     lo[0] = 2 * (fixed - swing) - 2 * p.komi
     hi[0] = 2 * (fixed + swing) - 2 * p.komi
-    if p.game_type != GAME_DOUBLE:            # the button's half point
-        if p.h.button == BLACK:
-            lo[0] += 1
-            hi[0] += 1
-        elif p.h.button == WHITE:
-            lo[0] -= 1
-            hi[0] -= 1
-        else:
-            lo[0] -= 1
-            hi[0] += 1
+    _add_button(p, lo, hi)
 
 
 cdef void _static_bounds(const PosState* p, int* lo, int* hi) noexcept nogil:
@@ -461,16 +468,7 @@ cdef void _static_bounds(const PosState* p, int* lo, int* hi) noexcept nogil:
             unsettled += p.cell[c].length
     lo[0] = 2 * (p.h.bounded - unsettled * unsettled) - 2 * p.komi
     hi[0] = 2 * (p.h.bounded + unsettled * unsettled) - 2 * p.komi
-    if p.game_type != GAME_DOUBLE:            # the button's half point, as in _margin_bounds
-        if p.h.button == BLACK:
-            lo[0] += 1
-            hi[0] += 1
-        elif p.h.button == WHITE:
-            lo[0] -= 1
-            hi[0] -= 1
-        else:
-            lo[0] -= 1
-            hi[0] += 1
+    _add_button(p, lo, hi)
 
 
 def static_bounds(pos):

@@ -18,6 +18,42 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 _WINNER_SIGN = {"black": 1, "white": -1, None: 0}
 
 
+# the rules the research adapters' tests play (tests/test_openspiel.py, tests/test_pettingzoo.py)
+ADAPTER_VARIANTS = [
+    {"size": 1},
+    {"size": 2},
+    {"size": 3, "game_type": "double"},
+    {"size": 3, "game_type": "nokomi", "scoring": "longest"},
+    {"size": 4, "scoring": "square", "komi": 30},
+    {"size": 6, "game_type": "komi", "komi": 5},
+]
+WINNER_RETURNS = {"black": [1.0, -1.0], "white": [-1.0, 1.0], None: [0.0, 0.0]}     # the players' returns
+
+
+def serve_until_ctrl_c(args, cwd=None):
+    """Start ``python -m catena serve`` (``args`` after the command name) on a free port without a
+    browser, fetch its page, stop it with Ctrl-C: (exit status, stdout, stderr)."""
+    import re
+    import subprocess
+    import sys
+
+    import httpx2
+
+    proc = subprocess.Popen([sys.executable, "-m", "catena", "serve", *args, "--port", "0", "--no-open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line + proc.stderr.read()
+        assert 'id="board"' in httpx2.get(url.group(0), timeout=60).text
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out, err
+
+
 def read_until(proc, text, timeout=60):
     """Read the child's stderr until ``text`` appears (returns what was read).  A child that has
     not written it after ``timeout`` seconds is killed, so the test fails instead of hanging in

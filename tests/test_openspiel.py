@@ -9,18 +9,12 @@ import pytest
 
 import catena
 
+from conftest import ADAPTER_VARIANTS as VARIANTS
+from conftest import WINNER_RETURNS
+
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("catena.openspiel")         # registers python_catena
 
-VARIANTS = [
-    {"size": 1},
-    {"size": 2},
-    {"size": 3, "game_type": "double"},
-    {"size": 3, "game_type": "nokomi", "scoring": "longest"},
-    {"size": 4, "scoring": "square", "komi": 30},
-    {"size": 6, "game_type": "komi", "komi": 5},
-]
-WINNER_RETURNS = {"black": [1.0, -1.0], "white": [-1.0, 1.0], None: [0.0, 0.0]}
 
 
 @pytest.mark.parametrize("params", VARIANTS)

@@ -11,19 +11,13 @@ import pytest
 
 import catena
 
+from conftest import ADAPTER_VARIANTS as VARIANTS
+from conftest import WINNER_RETURNS
+
 api_test = pytest.importorskip("pettingzoo.test").api_test
 catena_pettingzoo = pytest.importorskip("catena.pettingzoo")
 AGENTS, env, raw_env = catena_pettingzoo.AGENTS, catena_pettingzoo.env, catena_pettingzoo.raw_env
 
-VARIANTS = [
-    {"size": 1},
-    {"size": 2},
-    {"size": 3, "game_type": "double"},
-    {"size": 3, "game_type": "nokomi", "scoring": "longest"},
-    {"size": 4, "scoring": "square", "komi": 30},
-    {"size": 6, "game_type": "komi", "komi": 5},
-]
-WINNER_RETURNS = {"black": [1.0, -1.0], "white": [-1.0, 1.0], None: [0.0, 0.0]}
 
 
 @pytest.mark.parametrize("kwargs", VARIANTS)

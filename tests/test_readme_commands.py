@@ -8,6 +8,8 @@ import sys
 
 import catena
 
+from conftest import serve_until_ctrl_c
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -24,8 +26,9 @@ def test_every_readme_command_runs(tmp_path):
     script = "0\n" + "\n".join(list(catena.cells(4)) * 3) + "\n"
     for command in commands:
         args = shlex.split(command)[3:]
-        if args[:1] == ["serve"]:
-            serve_until_ctrl_c(args)
+        if args[:1] == ["serve"]:               # runs until Ctrl-C
+            returncode, out, err = serve_until_ctrl_c(args[1:], cwd=tmp_path)
+            assert returncode == 130 and "Traceback" not in err, out + err
             continue
         stdin = script if args[:1] == ["play"] else ""
         proc = subprocess.run([sys.executable, "-m", "catena", *args], input=stdin, text=True,
@@ -35,24 +38,3 @@ def test_every_readme_command_runs(tmp_path):
     assert (tmp_path / "my.catena").exists() and (tmp_path / "my.svg").exists()
     assert catena.read_game((tmp_path / "my.catena").read_text()).game().is_over()
 
-
-def serve_until_ctrl_c(args):
-    """The web page's server runs until Ctrl-C: start it on a free port without a browser, fetch
-    the page, then stop it."""
-    import signal
-
-    import httpx2
-
-    proc = subprocess.Popen([sys.executable, "-m", "catena", *args, "--port", "0", "--no-open"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        url = re.search(r"http://\S+/", line)
-        assert url, line + proc.stderr.read()
-        assert 'id="board"' in httpx2.get(url.group(0), timeout=60).text
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130 and "Traceback" not in err, out + err

@@ -3,8 +3,6 @@ as a process; tests/test_web_browser.py drives the page itself in a real browser
 
 import asyncio
 import os
-import re
-import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -14,6 +12,8 @@ from starlette.testclient import TestClient
 
 import catena
 from catena.web import create_app
+
+from conftest import serve_until_ctrl_c
 
 FAST = {"iterations": 200, "seed": 1}
 
@@ -336,21 +336,8 @@ def test_the_page_and_its_files(client):
 
 
 def test_serve_prints_its_address_and_stops_on_ctrl_c():
-    proc = subprocess.Popen([sys.executable, "-m", "catena", "serve", "--port", "0", "--no-open"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert url, line + proc.stderr.read()
-        import httpx2
-
-        assert 'id="board"' in httpx2.get(url.group(0), timeout=30).text
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130 and "stopped by Ctrl-C" in out, err
+    returncode, out, err = serve_until_ctrl_c([])
+    assert returncode == 130 and "stopped by Ctrl-C" in out, err
     assert "Traceback" not in err
 
 
