@@ -30,6 +30,14 @@ from catena.text import plural
 INTERRUPTED = 130             # the exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells use
 
 
+def _demo_arguments(parser: argparse.ArgumentParser) -> None:
+    _rules_arguments(parser)
+    parser.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision (default: 5000)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="random seed, for a game that can be replayed (default: none, a new game each time)")
+    parser.add_argument("--boards", action="store_true", help="draw the board after every move")
+
+
 def _demo(args) -> int:
     from catena.text import LEGEND, claims_text
 
@@ -61,6 +69,21 @@ def _demo(args) -> int:
     print(game.position)
     print(f"Outcome: {result} ({time.perf_counter() - start:.1f} s)")
     return 0
+
+
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    _rules_arguments(parser)
+    parser.add_argument("--human", choices=("P1", "P2"), default="P1",
+                        help="which player you are: P1 chooses the komi (or places the first stone), "
+                             "P2 then chooses a colour (default: P1)")
+    parser.add_argument("--iterations", type=int, default=5000,
+                        help="engine strength: iterations a move (default: 5000)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="engine strength: seconds a move, instead of --iterations (default: none)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the engine (default: none)")
+    parser.add_argument("--save", default=None,
+                        help="write the game record to this file (default: none; a game stopped before "
+                             "its end is saved to catena-game-DATE-TIME.catena)")
 
 
 def _play(args) -> int:
@@ -109,6 +132,17 @@ def _load_record(path: str) -> "catena.Game":
         return read_game(handle.read()).game()
 
 
+def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", help="a game record file, or - for standard input")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--ply", type=int, default=None, metavar="N",
+                       help="the board after the first N moves (default: the final board)")
+    which.add_argument("--every", action="store_true", help="print the board after every move")
+    parser.add_argument("--svg", default=None,
+                        help="also draw the board (the final one, or at --ply) to this SVG file (default: none)")
+    parser.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
+
+
 def _show(args) -> int:
     game = _load_record(args.record)
     if game.position is None:
@@ -143,6 +177,25 @@ def _show(args) -> int:
             handle.write(str(svg(shown, legal=args.legal)))
         print(f"wrote {args.svg}")
     return 0
+
+
+def _selfplay_arguments(parser: argparse.ArgumentParser) -> None:
+    _rules_arguments(parser)
+    parser.add_argument("--games", type=int, default=10, help="how many games (default: 10)")
+    parser.add_argument("--iterations", type=int, default=2000,
+                        help="MCTS iterations per decision of both players (default: 2000)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the first game (default: none)")
+    parser.add_argument("--out", default=None,
+                        help="folder for the game records, game-0001.catena, ... (default: none, not written)")
+    parser.add_argument("--npz", default=None, metavar="FILE",
+                        help="write training arrays (observations, MCTS visit distributions, final "
+                             "margin and result; catena.selfplay) to FILE instead of playing setups "
+                             "(default: none)")
+    parser.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default: 0)")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite the game records (or the --npz file) that exist already "
+                             "(without it they are refused before any game)")
+    _ray_arguments(parser)
 
 
 def _selfplay(args) -> int:
@@ -246,6 +299,12 @@ def _selfplay_npz(args) -> int:
     return 0 if played == args.games else INTERRUPTED
 
 
+def _perft_arguments(parser: argparse.ArgumentParser) -> None:
+    _rules_arguments(parser)
+    _moves_argument(parser, "perft counts from the position after them")
+    parser.add_argument("--depth", type=int, default=3, help="count up to this many moves (default: 3)")
+
+
 def _perft(args) -> int:
     pos = catena.Position.from_moves(args.moves, args.size, args.game_type, args.scoring)
     for depth in range(args.depth + 1):
@@ -254,6 +313,37 @@ def _perft(args) -> int:
         seconds = time.perf_counter() - start
         print(f"perft({depth}) = {nodes}  ({seconds:.3f} s)")
     return 0
+
+
+def _solve_arguments(parser: argparse.ArgumentParser) -> None:
+    _rules_arguments(parser)
+    parser.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
+    _moves_argument(parser, "solve starts after them")
+    parser.add_argument("--record", default=None,
+                        help="start from the end of this game record (default: none, the empty board)")
+    parser.add_argument("--seconds", "--max-seconds", dest="seconds", type=float, default=None,
+                        help="stop after this many seconds with the bounds proven so far (default: no limit)")
+    parser.add_argument("--max-nodes", type=int, default=None,
+                        help="stop after this many nodes with the bounds proven so far; without either "
+                             "limit (or a checkpoint), positions estimated at more than ten minutes are "
+                             "refused (default: no limit)")
+    parser.add_argument("--tt-mb", type=int, default=64,
+                        help="transposition table size in MB (default: 64; with --ray, MB a worker)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="search threads (default: all cores; with --ray, threads a work unit, default 1)")
+    parser.add_argument("--checkpoint", default=None,
+                        help="save proven results to this file as the search goes; resume from it if it "
+                             "exists (default: none)")
+    parser.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                        help="only prove value <= LO, value >= HI, or the exact value between "
+                             "(default: the exact value)")
+    parser.add_argument("--guess", type=float, default=None,
+                        help="where the null-window searches start (default: a short MCTS's estimate on "
+                             "positions of 27 legal cells or more, else 0)")
+    _ray_arguments(parser)
+    parser.add_argument("--unit-depth", type=int, default=None,
+                        help="with --ray: split the tree into work units this many moves deep (default: "
+                             "8 units a searcher)")
 
 
 def _solve(args) -> int:
@@ -310,6 +400,13 @@ def _warnings_as_lines():
         yield
 
 
+def _shrink_checkpoint_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("src", help="a checkpoint written by solve --checkpoint")
+    parser.add_argument("dst", help="the smaller checkpoint to write, for the same solve to resume from")
+    parser.add_argument("--min-nodes", type=int, default=1 << 20,
+                        help="keep table entries that searched at least this many nodes (default: 1048576)")
+
+
 def _shrink_checkpoint(args) -> int:
     from catena.solver import shrink_checkpoint
 
@@ -357,6 +454,23 @@ def _print_solved(result, window=None) -> int:
     return 0
 
 
+def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
+    _rules_arguments(parser)
+    parser.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
+    _moves_argument(parser, "analyse the position after them")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="search time (default: none, 20000 iterations unless --iterations)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="search iterations (default: 20000 unless --seconds)")
+    parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
+                        help="solve every move (default: when the position is small enough)")
+    parser.add_argument("--top", type=int, default=None, help="print the best N moves only (default: all)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the search (default: none)")
+    parser.add_argument("--threads", type=int, default=1, help="search threads (default: 1)")
+    parser.add_argument("--svg", default=None,
+                        help="draw the move values as a heatmap to this SVG file (default: none)")
+
+
 def _analyse(args) -> int:
     from catena.analysis import analyse
 
@@ -395,6 +509,14 @@ def _analyse(args) -> int:
     return 0
 
 
+def _solved_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3],
+                        help="board sides to solve (default: 1 2 3; side 4 takes hours)")
+    parser.add_argument("--out", default=None,
+                        help="the Markdown file to write, e.g. docs/solved.md (default: standard output)")
+    parser.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default: 64)")
+
+
 def _solved(args) -> int:
     import os
 
@@ -425,6 +547,10 @@ def _solved(args) -> int:
     return 0
 
 
+def _bench_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
+
+
 def _bench(args) -> int:
     from catena.benchmark import report
     try:
@@ -433,6 +559,13 @@ def _bench(args) -> int:
         print("stopped by Ctrl-C")
         return INTERRUPTED
     return 0
+
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
+    parser.add_argument("--no-open", action="store_true", help="do not open the page in a web browser")
 
 
 def _serve(args) -> int:
@@ -467,6 +600,17 @@ def _check_args(args) -> None:
         check_size(size)
 
 
+def _rules_arguments(p: argparse.ArgumentParser) -> None:
+    """The rules' options that most commands share."""
+    p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default: 6)")
+    p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES,
+                   help="komi: P1 sets the komi, P2 picks a colour; nokomi: P1 places a black stone, "
+                        "P2 picks a colour; double: two stones a turn (default: komi; docs/rules.md)")
+    p.add_argument("--scoring", default="standard", choices=catena.SCORINGS,
+                   help="standard: stones owned; longest: longest ribbon wins; square: squares of "
+                        "ribbon lengths (default: standard)")
+
+
 def _ray_arguments(p) -> None:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run on Ray (docs/distributed.md): a cluster's head address such as HEAD:6379, "
@@ -480,135 +624,32 @@ def _moves_argument(p, what: str) -> None:
                                             f"default: none)")
 
 
+COMMANDS = {    # name: (help, its arguments, what runs it)
+    "demo": ("a game between two engine players (the default)", _demo_arguments, _demo),
+    "play": ("play against the engine in the terminal", _play_arguments, _play),
+    "show": ("replay a game record and draw its board", _show_arguments, _show),
+    "selfplay": ("engine against engine, N games, records written", _selfplay_arguments, _selfplay),
+    "perft": ("count the move tree from the empty board or from given moves", _perft_arguments, _perft),
+    "solve": ("solve a position exactly, with a progress bar", _solve_arguments, _solve),
+    "shrink-checkpoint": ("copy a solve's checkpoint keeping only its expensive proofs (docs/side4.md)",
+                          _shrink_checkpoint_arguments, _shrink_checkpoint),
+    "analyse": ("every legal move's search values and, when small, exact values", _analyse_arguments, _analyse),
+    "solved": ("solve the small boards and print the tables of docs/solved.md", _solved_arguments, _solved),
+    "bench": ("print the throughput table", _bench_arguments, _bench),
+    "serve": ('a web page to play against the engine and analyse (pip install "catena[web]")',
+              _serve_arguments, _serve),
+    "gtp": ("a GTP engine on standard input and output (docs/gtp.md)", gtp.add_arguments, gtp.main),
+    "match": ("two engines over an opening suite: Elo and SPRT", match.add_arguments, match.main),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command and option; each option's help states its default."""
+    """The parser of every command: each declares its own options, whose help states the default."""
     parser = argparse.ArgumentParser(prog="catena", description="The board game Catena.")
     parser.add_argument("--version", action="version", version=f"catena {catena.__version__}")
     sub = parser.add_subparsers(dest="command")
-
-    def common(p):
-        p.add_argument("--size", type=int, default=6, help="board side, 1 to 10 (default: 6)")
-        p.add_argument("--game-type", default="komi", choices=catena.GAME_TYPES,
-                       help="komi: P1 sets the komi, P2 picks a colour; nokomi: P1 places a black stone, "
-                            "P2 picks a colour; double: two stones a turn (default: komi; docs/rules.md)")
-        p.add_argument("--scoring", default="standard", choices=catena.SCORINGS,
-                       help="standard: stones owned; longest: longest ribbon wins; square: squares of "
-                            "ribbon lengths (default: standard)")
-
-    demo = sub.add_parser("demo", help="a game between two engine players (the default)")
-    common(demo)
-    demo.add_argument("--iterations", type=int, default=5000, help="MCTS iterations per decision (default: 5000)")
-    demo.add_argument("--seed", type=int, default=None,
-                      help="random seed, for a game that can be replayed (default: none, a new game each time)")
-    demo.add_argument("--boards", action="store_true", help="draw the board after every move")
-    play = sub.add_parser("play", help="play against the engine in the terminal")
-    common(play)
-    play.add_argument("--human", choices=("P1", "P2"), default="P1",
-                      help="which player you are: P1 chooses the komi (or places the first stone), "
-                           "P2 then chooses a colour (default: P1)")
-    play.add_argument("--iterations", type=int, default=5000,
-                      help="engine strength: iterations a move (default: 5000)")
-    play.add_argument("--seconds", type=float, default=None,
-                      help="engine strength: seconds a move, instead of --iterations (default: none)")
-    play.add_argument("--seed", type=int, default=None, help="random seed of the engine (default: none)")
-    play.add_argument("--save", default=None,
-                      help="write the game record to this file (default: none; a game stopped before "
-                           "its end is saved to catena-game-DATE-TIME.catena)")
-    show = sub.add_parser("show", help="replay a game record and draw its board")
-    show.add_argument("record", help="a game record file, or - for standard input")
-    which = show.add_mutually_exclusive_group()
-    which.add_argument("--ply", type=int, default=None, metavar="N",
-                       help="the board after the first N moves (default: the final board)")
-    which.add_argument("--every", action="store_true", help="print the board after every move")
-    show.add_argument("--svg", default=None,
-                      help="also draw the board (the final one, or at --ply) to this SVG file (default: none)")
-    show.add_argument("--legal", action="store_true", help="mark the legal cells in the SVG")
-    selfplay = sub.add_parser("selfplay", help="engine against engine, N games, records written")
-    common(selfplay)
-    selfplay.add_argument("--games", type=int, default=10, help="how many games (default: 10)")
-    selfplay.add_argument("--iterations", type=int, default=2000,
-                          help="MCTS iterations per decision of both players (default: 2000)")
-    selfplay.add_argument("--seed", type=int, default=None, help="random seed of the first game (default: none)")
-    selfplay.add_argument("--out", default=None,
-                          help="folder for the game records, game-0001.catena, ... (default: none, not written)")
-    selfplay.add_argument("--npz", default=None, metavar="FILE",
-                          help="write training arrays (observations, MCTS visit distributions, final "
-                               "margin and result; catena.selfplay) to FILE instead of playing setups "
-                               "(default: none)")
-    selfplay.add_argument("--komi", type=int, default=0, help="komi of the --npz games (default: 0)")
-    selfplay.add_argument("--force", action="store_true",
-                          help="overwrite the game records (or the --npz file) that exist already "
-                               "(without it they are refused before any game)")
-    _ray_arguments(selfplay)
-    perft = sub.add_parser("perft", help="count the move tree from the empty board or from given moves")
-    common(perft)
-    _moves_argument(perft, "perft counts from the position after them")
-    perft.add_argument("--depth", type=int, default=3, help="count up to this many moves (default: 3)")
-    solve = sub.add_parser("solve", help="solve a position exactly, with a progress bar")
-    common(solve)
-    solve.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
-    _moves_argument(solve, "solve starts after them")
-    solve.add_argument("--record", default=None,
-                       help="start from the end of this game record (default: none, the empty board)")
-    solve.add_argument("--seconds", "--max-seconds", dest="seconds", type=float, default=None,
-                       help="stop after this many seconds with the bounds proven so far (default: no limit)")
-    solve.add_argument("--max-nodes", type=int, default=None,
-                       help="stop after this many nodes with the bounds proven so far; without either "
-                            "limit (or a checkpoint), positions estimated at more than ten minutes are "
-                            "refused (default: no limit)")
-    solve.add_argument("--tt-mb", type=int, default=64,
-                       help="transposition table size in MB (default: 64; with --ray, MB a worker)")
-    solve.add_argument("--threads", type=int, default=None,
-                       help="search threads (default: all cores; with --ray, threads a work unit, default 1)")
-    solve.add_argument("--checkpoint", default=None,
-                       help="save proven results to this file as the search goes; resume from it if it "
-                            "exists (default: none)")
-    solve.add_argument("--window", type=float, nargs=2, default=None, metavar=("LO", "HI"),
-                       help="only prove value <= LO, value >= HI, or the exact value between "
-                            "(default: the exact value)")
-    solve.add_argument("--guess", type=float, default=None,
-                       help="where the null-window searches start (default: 0)")
-    _ray_arguments(solve)
-    solve.add_argument("--unit-depth", type=int, default=None,
-                       help="with --ray: split the tree into work units this many moves deep (default: "
-                            "8 units a searcher)")
-    shrink = sub.add_parser("shrink-checkpoint",
-                            help="copy a solve's checkpoint keeping only its expensive proofs (docs/side4.md)")
-    shrink.add_argument("src", help="a checkpoint written by solve --checkpoint")
-    shrink.add_argument("dst", help="the smaller checkpoint to write, for the same solve to resume from")
-    shrink.add_argument("--min-nodes", type=int, default=1 << 20,
-                        help="keep table entries that searched at least this many nodes (default: 1048576)")
-    analysis = sub.add_parser("analyse", help="every legal move's search values and, when small, exact values")
-    common(analysis)
-    analysis.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
-    _moves_argument(analysis, "analyse the position after them")
-    analysis.add_argument("--seconds", type=float, default=None,
-                          help="search time (default: none, 20000 iterations unless --iterations)")
-    analysis.add_argument("--iterations", type=int, default=None,
-                          help="search iterations (default: 20000 unless --seconds)")
-    analysis.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
-                          help="solve every move (default: when the position is small enough)")
-    analysis.add_argument("--top", type=int, default=None, help="print the best N moves only (default: all)")
-    analysis.add_argument("--seed", type=int, default=None, help="random seed of the search (default: none)")
-    analysis.add_argument("--threads", type=int, default=1, help="search threads (default: 1)")
-    analysis.add_argument("--svg", default=None,
-                          help="draw the move values as a heatmap to this SVG file (default: none)")
-    solved = sub.add_parser("solved", help="solve the small boards and print the tables of docs/solved.md")
-    solved.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3],
-                        help="board sides to solve (default: 1 2 3; side 4 takes hours)")
-    solved.add_argument("--out", default=None,
-                        help="the Markdown file to write, e.g. docs/solved.md (default: standard output)")
-    solved.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MB (default: 64)")
-    bench = sub.add_parser("bench", help="print the throughput table")
-    bench.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
-    gtp.add_arguments(sub.add_parser("gtp", help="a GTP engine on standard input and output (docs/gtp.md)"))
-    match.add_arguments(sub.add_parser("match", help="two engines over an opening suite: Elo and SPRT"))
-    serve = sub.add_parser("serve", help='a web page to play against the engine and analyse (pip install '
-                                         '"catena[web]")')
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="the address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
-    serve.add_argument("--no-open", action="store_true", help="do not open the page in a web browser")
+    for name, (help_text, add_arguments, _run) in COMMANDS.items():
+        add_arguments(sub.add_parser(name, help=help_text))
     return parser
 
 
@@ -620,10 +661,7 @@ def main(argv=None) -> int:
     try:
         _check_args(args)
         with sigterm_as_ctrl_c():
-            return {"demo": _demo, "play": _play, "show": _show, "selfplay": _selfplay, "perft": _perft,
-                    "bench": _bench, "solve": _solve, "solved": _solved, "analyse": _analyse,
-                    "shrink-checkpoint": _shrink_checkpoint,
-                    "gtp": gtp.main, "match": match.main, "serve": _serve}[args.command](args)
+            return COMMANDS[args.command][2](args)
     except (ValueError, TypeError, OSError) as exc:
         print(f"catena: {exc}", file=sys.stderr)
         return 2
