@@ -316,9 +316,7 @@ def _perft(args) -> int:
 
 
 def _solve_arguments(parser: argparse.ArgumentParser) -> None:
-    _rules_arguments(parser)
-    parser.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
-    _moves_argument(parser, "solve starts after them")
+    _position_arguments(parser, "solve starts after them")
     parser.add_argument("--record", default=None,
                         help="start from the end of this game record (default: none, the empty board)")
     parser.add_argument("--seconds", "--max-seconds", dest="seconds", type=float, default=None,
@@ -358,11 +356,10 @@ def _solve(args) -> int:
             print("the record stops before the komi is chosen: nothing to solve")
             return 2
         pos = position.copy()
+        for move in args.moves:
+            pos.push(move)
     else:
-        pos = catena.Position(size=args.size, game_type=args.game_type, scoring=args.scoring,
-                              komi=args.komi)
-    for move in args.moves:
-        pos.push(move)
+        pos = _position_of(args)
     if args.checkpoint is not None:           # before the board and the bar: a path no save could use
         check_writable(checkpoint_path(args.checkpoint))
     if args.seconds is None and args.max_nodes is None:
@@ -455,9 +452,7 @@ def _print_solved(result, window=None) -> int:
 
 
 def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
-    _rules_arguments(parser)
-    parser.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
-    _moves_argument(parser, "analyse the position after them")
+    _position_arguments(parser, "analyse the position after them")
     parser.add_argument("--seconds", type=float, default=None,
                         help="search time (default: none, 20000 iterations unless --iterations)")
     parser.add_argument("--iterations", type=int, default=None,
@@ -474,7 +469,7 @@ def _analyse_arguments(parser: argparse.ArgumentParser) -> None:
 def _analyse(args) -> int:
     from catena.analysis import analyse
 
-    pos = catena.Position.from_moves(args.moves, args.size, args.game_type, args.scoring, args.komi)
+    pos = _position_of(args)
     print(pos)
 
     from catena.progress import bar
@@ -609,6 +604,18 @@ def _rules_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scoring", default="standard", choices=catena.SCORINGS,
                    help="standard: stones owned; longest: longest ribbon wins; square: squares of "
                         "ribbon lengths (default: standard)")
+
+
+def _position_arguments(p: argparse.ArgumentParser, what: str) -> None:
+    """A position as the rules, White's komi and moves from the empty board (solve, analyse);
+    :func:`_position_of` makes it."""
+    _rules_arguments(p)
+    p.add_argument("--komi", type=int, default=0, help="White's komi (default: 0)")
+    _moves_argument(p, what)
+
+
+def _position_of(args: argparse.Namespace) -> catena.Position:
+    return catena.Position.from_moves(args.moves, args.size, args.game_type, args.scoring, args.komi)
 
 
 def _ray_arguments(p) -> None:
