@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from catena._geometry import Move, cell_coordinates, cells
@@ -241,12 +242,36 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
         raise TypeError(f"svg(): legend must be a str, not {type(legend).__name__}")
     valued = {} if values is None else _checked_values(values, pos)
     pv_marks = [] if pv is None else _checked_pv(pv, pos)
+    last = pos.peek() if last_move else None
+    layout = _layout(pos, size, coordinates, valued, pv_marks, legend, last)
+    root = _draw(pos, layout, legal=legal, bounded=bounded, valued=valued, pv_marks=pv_marks, legend=legend,
+                 last=last)
+    return SvgBoard(ET.tostring(root, encoding="unicode"))
 
+
+@dataclass
+class _Layout:
+    """Where a drawing's parts go, in board units, and the picture's size in pixels."""
+
+    centres: Dict[str, Tuple[float, float]]     # each cell's centre
+    labels: List[Tuple[float, float, str]]      # the coordinates around the board
+    left: float                                 # the drawing's horizontal extent
+    right: float
+    button_box: Optional[Tuple[float, float, float, float]]   # x, y, width, height, or None
+    legend_top: float
+    status_top: float
+    status: List[str]                           # the lines below the board
+    width: int                                  # pixels
+    height: int
+    view_box: Tuple[float, float, float, float]
+
+
+def _layout(pos: Position, size: Optional[int], coordinates: bool, valued: Dict[str, float],
+            pv_marks: List[Tuple[str, str]], legend: str, last: Optional[Move]) -> _Layout:
+    """Lay out the board, its labels, the button's box, the legend and the status lines."""
     n = pos.size
-    names = cells(n)
-    shown = pos._cell_layers()[1]                # bytes: no NumPy array needed
     centres: Dict[str, Tuple[float, float]] = {name: _centre(column, row, n)
-                                               for name, (column, row) in zip(names, cell_coordinates(n))}
+                                               for name, (column, row) in zip(cells(n), cell_coordinates(n))}
 
     # the extent of the drawing: the hexagons, then the labels
     xs = [x for x, _ in centres.values()]
@@ -265,7 +290,6 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
             left, right = min(left, x - _LABEL_FONT), max(right, x + _LABEL_FONT)
             top, bottom = min(top, y - _LABEL_FONT), max(bottom, y + _LABEL_FONT)
 
-    last = pos.peek() if last_move else None
     status = status_lines(pos)
     if last is not None and last.name == "button":
         status.append(f"last move: button (taken by {pos.button})")
@@ -293,16 +317,27 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
     width = size if size is not None else round(vb_w)
     height = max(1, round(width * vb_h / vb_w))
     vb_h = height * vb_w / width            # whole pixels, the aspect kept exactly
+    return _Layout(centres, labels, left, right, button_box, legend_top, status_top, status, width, height,
+                   (vb_x, vb_y, vb_w, vb_h))
 
+
+def _draw(pos: Position, layout: _Layout, *, legal: bool, bounded: bool, valued: Dict[str, float],
+          pv_marks: List[Tuple[str, str]], legend: str, last: Optional[Move]) -> ET.Element:
+    """The SVG tree of ``pos`` drawn as ``layout`` places it, bottom layer first."""
+    names = cells(pos.size)
+    shown = pos._cell_layers()[1]                # bytes: no NumPy array needed
+    centres, left, right = layout.centres, layout.left, layout.right
+    vb_x, vb_y, vb_w, vb_h = layout.view_box
+    width = layout.width
     root = ET.Element("svg", {
         "xmlns": SVG_NAMESPACE,
         "version": "1.1",
         "width": str(width),
-        "height": str(height),
+        "height": str(layout.height),
         "viewBox": f"{_fmt(vb_x)} {_fmt(vb_y)} {_fmt(vb_w)} {_fmt(vb_h)}",
         "class": "catena-board",
     })
-    ET.SubElement(root, "title").text = f"Catena position, side {n}"
+    ET.SubElement(root, "title").text = f"Catena position, side {pos.size}"
     ET.SubElement(root, "rect", {
         "x": _fmt(vb_x), "y": _fmt(vb_y), "width": _fmt(vb_w), "height": _fmt(vb_h),
         "fill": "#ffffff", "class": "background"})
@@ -318,11 +353,11 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
     value_range = (min(valued.values()), max(valued.values())) if valued else (0.0, 0.0)
     _draw_value_cells(root, valued, centres, value_range)
 
-    if coordinates:
+    if layout.labels:
         label_group = ET.SubElement(root, "g", {
             "class": "coordinates", "fill": COLOURS["coordinate"], "font-family": "sans-serif",
             "font-size": _fmt(_LABEL_FONT), "font-weight": "bold", "text-anchor": "middle"})
-        for x, y, text in labels:
+        for x, y, text in layout.labels:
             label = ET.SubElement(label_group, "text", {
                 "class": "coordinate", "x": _fmt(x), "y": _fmt(y + 0.36 * _LABEL_FONT)})
             label.text = text
@@ -370,12 +405,12 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
     pv_cells = {name for name, _ in pv_marks}
     if numbers:
         _draw_value_numbers(root, valued, centres, value_range, pv_cells)
-    if button_box is not None:
-        _draw_button_box(root, button_box, valued.get("button"), value_range, numbers,
+    if layout.button_box is not None:
+        _draw_button_box(root, layout.button_box, valued.get("button"), value_range, numbers,
                          "button" in pv_cells)
-    _draw_pv(root, pv_marks, centres, button_box, {name for name in valued if numbers})
+    _draw_pv(root, pv_marks, centres, layout.button_box, {name for name in valued if numbers})
     if valued:
-        _draw_legend(root, (left + right) / 2, legend_top, min(right - left, 12 * R), value_range, legend)
+        _draw_legend(root, (left + right) / 2, layout.legend_top, min(right - left, 12 * R), value_range, legend)
 
     if last is not None and last.name != "button":
         x, y = centres[last.name]
@@ -387,14 +422,13 @@ def svg(pos: Union[Position, Game], *, size: Optional[int] = None, coordinates: 
         "class": "status", "fill": COLOURS["status"], "font-family": "sans-serif",
         "font-size": _fmt(_STATUS_FONT), "text-anchor": "middle"})
     middle = (left + right) / 2
-    for i, line in enumerate(status):
+    for i, line in enumerate(layout.status):
         attributes = {"class": "status-line", "x": _fmt(middle),
-                      "y": _fmt(status_top + (i + 0.8) * _STATUS_LINE)}
+                      "y": _fmt(layout.status_top + (i + 0.8) * _STATUS_LINE)}
         if line.startswith("last move: button"):
             attributes["class"] = "status-line last-move-note"
         ET.SubElement(status_group, "text", attributes).text = line
-
-    return SvgBoard(ET.tostring(root, encoding="unicode"))
+    return root
 
 
 def _scale_position(value: float, value_range: Tuple[float, float]) -> float:
