@@ -550,8 +550,8 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
                             time.perf_counter() - start, "interrupt")
     try:
         with _unit_solvers(cluster, pos, tt_mb, threads) as (actors, machine_of):
-            return _solve_on(cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds,
-                             checkpoint, cache, progress, stats)
+            driver = _Driver(cluster, actors, machine_of, pos, depth, cache, checkpoint)
+            return driver.result(driver.solve(lo2, hi2, g, max_units, max_seconds, progress), stats)
     finally:
         cluster.close()
 
@@ -638,26 +638,41 @@ def _second_window(beta: int, lower: int, upper: int, run: int, lo2: int, hi2: i
     return second if second != beta and lower < second <= upper else None
 
 
-def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, max_units, max_seconds, checkpoint,
-              cache, progress, stats_out) -> SolveResult:
-    ray = cluster.ray
-    searchers = len(machine_of)
-    longest = pos.scoring == "longest"
-    start = time.perf_counter()
-    plan = work_units(pos, _choose_depth(pos, searchers) if depth is None else depth)
-    grid = _value_grid(pos)
-    stats = _Stats()
-    stopped_by: Optional[str] = None
-    inflight: dict[Any, tuple[int, int, int, float]] = {}     # ref -> (unit key, beta, searcher, start)
-    cancelled: dict[Any, str] = {}                            # ref -> why it was cancelled
-    home: dict[int, int] = {}                                 # unit key -> the actor whose table has it
-    idle = set(range(searchers))
-    last_save = time.perf_counter()
+class _Driver:
+    """One distributed solve's driver on a started cluster: it runs MTD(f)'s null windows over
+    the top of the tree (two at once with two or more searchers), hands the work units each
+    window still needs to the searchers (``actors``, one a machine; ``machine_of`` a searcher's
+    machine), splits and cancels units, and keeps every unit's proven bounds (``cache``, saved
+    to ``checkpoint``).  ``lo2``/``hi2`` are the window asked, ``g`` the first guess, all in
+    the solver's half points."""
 
-    def answer(ref) -> None:
-        key, _, searcher, began = inflight.pop(ref)
-        idle.add(searcher)
-        why = cancelled.pop(ref, None)
+    def __init__(self, cluster: _Cluster, actors: list[Any], machine_of: list[int], pos: catena.Position,
+                 depth: Optional[int], cache: dict[int, list[int]], checkpoint: Optional[str]):
+        self.ray = cluster.ray
+        self.cluster = cluster
+        self.actors = actors
+        self.machine_of = machine_of
+        self.pos = pos
+        self.cache = cache
+        self.checkpoint = checkpoint
+        self.searchers = len(machine_of)
+        self.longest = pos.scoring == "longest"
+        self.start = time.perf_counter()
+        self.plan = work_units(pos, _choose_depth(pos, self.searchers) if depth is None else depth)
+        self.grid = _value_grid(pos)
+        self.stats = _Stats()
+        self.inflight: dict[Any, tuple[int, int, int, float]] = {}   # ref -> (unit key, beta, searcher, start)
+        self.cancelled: dict[Any, str] = {}                          # ref -> why it was cancelled
+        self.home: dict[int, int] = {}                               # unit key -> the actor whose table has it
+        self.idle = set(range(self.searchers))
+        self.last_save = time.perf_counter()
+
+    def answer(self, ref: Any) -> None:
+        """Take a finished search's answer into the unit's bounds (or count it cancelled or lost)."""
+        ray, stats = self.ray, self.stats
+        key, _, searcher, began = self.inflight.pop(ref)
+        self.idle.add(searcher)
+        why = self.cancelled.pop(ref, None)
         try:
             lower, upper, nodes = ray.get(ref)
         except ray.exceptions.RayError as error:
@@ -668,129 +683,150 @@ def _solve_on(cluster: _Cluster, actors, machine_of, pos, lo2, hi2, g, depth, ma
             if not isinstance(error, ray.exceptions.RayActorError):
                 raise
             stats.lost += 1                          # its worker died: Ray restarts it, the unit is asked again
-            if stats.lost > LOST_ANSWERS * searchers:   # dead for good (restarts spent): calls fail at once
-                saved = (f"the bounds proven so far are saved in {checkpoint}: run again to resume"
-                         if checkpoint is not None else "give a checkpoint to keep the bounds proven when it happens")
+            if stats.lost > LOST_ANSWERS * self.searchers:   # dead for good (restarts spent): calls fail at once
+                saved = (f"the bounds proven so far are saved in {self.checkpoint}: run again to resume"
+                         if self.checkpoint is not None
+                         else "give a checkpoint to keep the bounds proven when it happens")
                 raise ConnectionError(f"the solve lost {stats.lost} answers to Ray workers that died "
                                       f"({type(error).__name__}); check the machines' memory (tt_mb is a worker's "
                                       f"table) and the Ray logs; {saved}") from None
             return
-        bounds = cache.setdefault(key, [-INF, INF])
+        bounds = self.cache.setdefault(key, [-INF, INF])
         bounds[0], bounds[1] = max(bounds[0], lower), min(bounds[1], upper)
         stats.units += 1
         stats.nodes += nodes
         stats.unit_seconds.append(time.perf_counter() - began)
 
-    def save(force: bool = False) -> None:
-        nonlocal last_save
-        if checkpoint is not None and (force or time.perf_counter() - last_save >= 5):
+    def save(self, force: bool = False) -> None:
+        """Checkpoint the units' bounds, at most every 5 s unless ``force``; a failed save warns."""
+        if self.checkpoint is not None and (force or time.perf_counter() - self.last_save >= 5):
             try:
-                _write_checkpoint(checkpoint, pos, cache, plan.depth)
+                _write_checkpoint(self.checkpoint, self.pos, self.cache, self.plan.depth)
             except OSError as error:
-                warnings.warn(f"cannot save the checkpoint {checkpoint} ({error}); the solve goes on and "
-                              f"returns the bounds it proves", CheckpointWarning, stacklevel=2)
-            last_save = time.perf_counter()
+                warnings.warn(f"cannot save the checkpoint {self.checkpoint} ({error}); the solve goes on and "
+                              f"returns the bounds it proves", CheckpointWarning, stacklevel=3)
+            self.last_save = time.perf_counter()
 
-    def cancel(keep: set[tuple[int, int]], why: str = "cutoff") -> None:
-        for ref, (key, beta, _, _) in list(inflight.items()):
-            if (key, beta) not in keep and ref not in cancelled:
-                ray.cancel(ref)
-                cancelled[ref] = why
+    def cancel(self, keep: set[tuple[int, int]], why: str = "cutoff") -> None:
+        """Cancel every running search whose (unit, beta) is not in ``keep``."""
+        for ref, (key, beta, _, _) in list(self.inflight.items()):
+            if (key, beta) not in keep and ref not in self.cancelled:
+                self.ray.cancel(ref)
+                self.cancelled[ref] = why
 
-    def limit_reached() -> Optional[str]:
-        if max_units is not None and stats.units >= max_units:
-            return "units"
-        if max_seconds is not None and time.perf_counter() - start >= max_seconds:
-            return "seconds"
-        return None
+    def bounds(self) -> tuple[int, int]:
+        return _bounds(self.plan.root, self.cache)
 
-    def answered(lower: int, upper: int) -> bool:
-        return lower >= upper or upper <= lo2 or lower >= hi2
+    def solve(self, lo2: int, hi2: int, g: int, max_units: Optional[int], max_seconds: Optional[float],
+              progress: Optional[Callable[..., object]]) -> Optional[str]:
+        """Run the null windows until the question (``lo2``, ``hi2``) is answered or a limit stops
+        them: None, or what stopped them ("units", "seconds", "interrupt")."""
+        stopped_by: Optional[str] = None
+        run = 0                                                   # as in the solver's MTD(f)
+        try:
+            lower, upper = self.bounds()
+            while not (lower >= upper or upper <= lo2 or lower >= hi2) and stopped_by is None:
+                beta = next_window(lower, upper, g, run, self.grid[0], lo2, hi2)
+                stopped_by = self.window(beta, lower, upper, run, lo2, hi2, max_units, max_seconds, progress)
+                lower, upper = self.bounds()
+                g = lower if lower >= beta else upper
+                run = (max(run, 0) + 1) if lower >= beta else (min(run, 0) - 1)
+        except KeyboardInterrupt:
+            stopped_by = "interrupt"
+        finally:
+            self.cancel(set())
+            self.save(force=True)
+        return stopped_by
 
-    run = 0                                                   # as in the solver's MTD(f)
-    try:
-        lower, upper = _bounds(plan.root, cache)
-        while not answered(lower, upper) and stopped_by is None:
-            beta = next_window(lower, upper, g, run, grid[0], lo2, hi2)
-            betas = [beta]
-            if searchers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2, grid)) is not None:
-                betas.append(second)
-            expect_yes = _expects_yes(beta, upper, run)
-            window_start, window_units, window_nodes = time.perf_counter(), stats.units, stats.nodes
-            window_cancelled = stats.cancelled_seconds
-            while stopped_by is None:                        # until "value >= beta?" is answered
-                lower, upper = _bounds(plan.root, cache)
-                if lower >= beta or upper < beta:
-                    break
-                ranks: dict[tuple[int, int], int] = {}       # (unit, beta) -> speculation, +1 a later window
-                for n, b in enumerate(betas):
-                    if lower < b <= upper:
-                        wanted: dict[int, int] = {}
-                        _undecided(plan.root, cache, b, expect_yes, wanted)
-                        ranks.update(((key, b), n + speculation) for key, speculation in wanted.items())
-                cancel(set(ranks))
-                queue = _work_queue(ranks, {(key, b) for key, b, _, _ in inflight.values()})
-                for searcher, (key, b) in _assign(queue, home, idle, machine_of):
-                    home[key] = machine_of[searcher]
-                    idle.discard(searcher)
-                    ref = actors[machine_of[searcher]].test.remote(plan.units[key], b)
-                    inflight[ref] = (key, b, searcher, time.perf_counter())
-                    queue.remove((key, b))
-                waiting = sum(1 for item in queue if ranks[item] == 0) - len(cancelled)
-                for ref in _most_speculative(inflight, cancelled, ranks, waiting, searchers):
-                    ray.cancel(ref)                         # needed work waits: stop a speculation for it
-                    cancelled[ref] = "preempt"
-                    stats.preempted += 1
-                speculating = any(ranks.get((key, b), 0) > 0 for ref, (key, b, _, _) in inflight.items()
-                                  if ref not in cancelled)
-                slowest, wait = None, 0.5
-                if idle or (speculating and waiting <= 0):   # a searcher free, or only speculating
-                    slowest, wait = _split_due(inflight, cancelled, plan, ranks, None if idle else expect_yes)
-                if slowest is not None:
-                    cancel({item for item in ranks if item[0] != slowest}, "split")   # frees a solver for the order
-                    _split(plan, pos, slowest, functools.partial(_learnt_order, ray, actors[home[slowest]]))
-                    stats.splits += 1
-                    continue
-                ready = ray.wait(list(inflight), num_returns=1, timeout=wait)[0] if inflight else []
-                for ref in ready:
-                    answer(ref)
-                if ready:
-                    save()
-                    if progress is not None:
-                        lo_now, hi_now = _bounds(plan.root, cache)
-                        progress(stats.nodes, time.perf_counter() - start, points(lo_now, longest),
-                                 points(hi_now, longest))
-                stopped_by = limit_reached()
-            lower, upper = _bounds(plan.root, cache)
-            stats.windows.append(dict(beta=points(beta, longest),
-                                      answer="yes" if lower >= beta else "no" if upper < beta else None,
-                                      seconds=time.perf_counter() - window_start,
-                                      answers=stats.units - window_units, nodes=stats.nodes - window_nodes,
-                                      cancelled_seconds=stats.cancelled_seconds - window_cancelled))
-            g = lower if lower >= beta else upper
-            run = (max(run, 0) + 1) if lower >= beta else (min(run, 0) - 1)
-    except KeyboardInterrupt:
-        stopped_by = "interrupt"
-    finally:
-        cancel(set())
-        save(force=True)
-    lower, upper = _bounds(plan.root, cache)
-    seconds = time.perf_counter() - start
-    if stats_out is not None:
-        stats_out.update(depth=plan.depth, units=len(plan.units), answers=stats.units, cancelled=stats.cancelled,
-                         cancelled_seconds=stats.cancelled_seconds, cancelled_by=dict(stats.cancelled_by),
-                         preempted=stats.preempted, splits=stats.splits, lost=stats.lost,
-                         nodes=stats.nodes, unit_seconds=list(stats.unit_seconds), windows=list(stats.windows),
-                         workers=cluster.workers,
-                         searchers=searchers,
-                         seconds=seconds)
-    if lower < upper:           # at least the bounds that need no search (a limit may stop before any proof)
-        static_lo, static_hi = static_bounds(pos)
-        return solve_result(max(lower, static_lo), min(upper, static_hi), longest, stats.nodes, seconds,
-                             stopped_by or "window")
-    pv = _principal_variation(ray, plan, cache, actors, home, lower)
-    return solve_result(lower, upper, longest, stats.nodes, seconds, None,
-                         [catena.Move.from_index(index, pos.size) for index in pv])
+    def window(self, beta: int, lower: int, upper: int, run: int, lo2: int, hi2: int, max_units: Optional[int],
+               max_seconds: Optional[float], progress: Optional[Callable[..., object]]) -> Optional[str]:
+        """Answer "value >= beta?" (speculating on a second window with two or more searchers),
+        logging the window in the stats: None, or the limit that stopped it."""
+        stats, inflight, cancelled = self.stats, self.inflight, self.cancelled
+        betas = [beta]
+        if self.searchers > 1 and (second := _second_window(beta, lower, upper, run, lo2, hi2,
+                                                            self.grid)) is not None:
+            betas.append(second)
+        expect_yes = _expects_yes(beta, upper, run)
+        window_start, window_units, window_nodes = time.perf_counter(), stats.units, stats.nodes
+        window_cancelled = stats.cancelled_seconds
+        stopped_by: Optional[str] = None
+        while stopped_by is None:                        # until "value >= beta?" is answered
+            lower, upper = self.bounds()
+            if lower >= beta or upper < beta:
+                break
+            ranks: dict[tuple[int, int], int] = {}       # (unit, beta) -> speculation, +1 a later window
+            for n, b in enumerate(betas):
+                if lower < b <= upper:
+                    wanted: dict[int, int] = {}
+                    _undecided(self.plan.root, self.cache, b, expect_yes, wanted)
+                    ranks.update(((key, b), n + speculation) for key, speculation in wanted.items())
+            self.cancel(set(ranks))
+            queue = _work_queue(ranks, {(key, b) for key, b, _, _ in inflight.values()})
+            for searcher, (key, b) in _assign(queue, self.home, self.idle, self.machine_of):
+                self.home[key] = self.machine_of[searcher]
+                self.idle.discard(searcher)
+                ref = self.actors[self.machine_of[searcher]].test.remote(self.plan.units[key], b)
+                inflight[ref] = (key, b, searcher, time.perf_counter())
+                queue.remove((key, b))
+            waiting = sum(1 for item in queue if ranks[item] == 0) - len(cancelled)
+            for ref in _most_speculative(inflight, cancelled, ranks, waiting, self.searchers):
+                self.ray.cancel(ref)                         # needed work waits: stop a speculation for it
+                cancelled[ref] = "preempt"
+                stats.preempted += 1
+            speculating = any(ranks.get((key, b), 0) > 0 for ref, (key, b, _, _) in inflight.items()
+                              if ref not in cancelled)
+            slowest, wait = None, 0.5
+            if self.idle or (speculating and waiting <= 0):   # a searcher free, or only speculating
+                slowest, wait = _split_due(inflight, cancelled, self.plan, ranks,
+                                           None if self.idle else expect_yes)
+            if slowest is not None:
+                self.cancel({item for item in ranks if item[0] != slowest}, "split")   # frees a solver for the order
+                _split(self.plan, self.pos, slowest,
+                       functools.partial(_learnt_order, self.ray, self.actors[self.home[slowest]]))
+                stats.splits += 1
+                continue
+            ready = self.ray.wait(list(inflight), num_returns=1, timeout=wait)[0] if inflight else []
+            for ref in ready:
+                self.answer(ref)
+            if ready:
+                self.save()
+                if progress is not None:
+                    lo_now, hi_now = self.bounds()
+                    progress(stats.nodes, time.perf_counter() - self.start, points(lo_now, self.longest),
+                             points(hi_now, self.longest))
+            if max_units is not None and stats.units >= max_units:
+                stopped_by = "units"
+            elif max_seconds is not None and time.perf_counter() - self.start >= max_seconds:
+                stopped_by = "seconds"
+        lower, upper = self.bounds()
+        stats.windows.append(dict(beta=points(beta, self.longest),
+                                  answer="yes" if lower >= beta else "no" if upper < beta else None,
+                                  seconds=time.perf_counter() - window_start,
+                                  answers=stats.units - window_units, nodes=stats.nodes - window_nodes,
+                                  cancelled_seconds=stats.cancelled_seconds - window_cancelled))
+        return stopped_by
+
+    def result(self, stopped_by: Optional[str], stats_out: Optional[dict[str, Any]]) -> SolveResult:
+        """The SolveResult of the bounds proven (with the principal variation once exact), and
+        the run's statistics in ``stats_out``."""
+        stats = self.stats
+        lower, upper = self.bounds()
+        seconds = time.perf_counter() - self.start
+        if stats_out is not None:
+            stats_out.update(depth=self.plan.depth, units=len(self.plan.units), answers=stats.units,
+                             cancelled=stats.cancelled, cancelled_seconds=stats.cancelled_seconds,
+                             cancelled_by=dict(stats.cancelled_by), preempted=stats.preempted,
+                             splits=stats.splits, lost=stats.lost, nodes=stats.nodes,
+                             unit_seconds=list(stats.unit_seconds), windows=list(stats.windows),
+                             workers=self.cluster.workers, searchers=self.searchers, seconds=seconds)
+        if lower < upper:       # at least the bounds that need no search (a limit may stop before any proof)
+            static_lo, static_hi = static_bounds(self.pos)
+            return solve_result(max(lower, static_lo), min(upper, static_hi), self.longest, stats.nodes, seconds,
+                                stopped_by or "window")
+        pv = _principal_variation(self.ray, self.plan, self.cache, self.actors, self.home, lower)
+        return solve_result(lower, upper, self.longest, stats.nodes, seconds, None,
+                            [catena.Move.from_index(index, self.pos.size) for index in pv])
 
 
 def _work_queue(ranks: dict[tuple[int, int], int], busy: set[tuple[int, int]]) -> list[tuple[int, int]]:
