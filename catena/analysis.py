@@ -187,7 +187,7 @@ class Analysis:
         rows = [f"{'move':<7}{'visits':>8}{'win rate':>10}{'margin':>9}"]
         for line in self.moves[:limit]:
             rows.append(f"{line.move.name:<7}{line.visits:>8}{line.win_rate:>10.3f}"
-                        f"{_points(line.margin, longest):>9}  {'proven' if line.proven else 'estimated'}")
+                        f"{_margin_text(line.margin, longest):>9}  {'proven' if line.proven else 'estimated'}")
         if self.solved_exactly:
             rows.append(SOLVED_EXACTLY)
         return "\n".join(rows)
@@ -196,7 +196,8 @@ class Analysis:
         return self.table()
 
 
-def _points(margin: float, longest: bool) -> str:
+def _margin_text(margin: float, longest: bool) -> str:
+    """A margin as the table shows it (under longest ribbon the winner, whose value is +1/0/-1)."""
     if longest and margin in (-1.0, 0.0, 1.0):
         return {1.0: "B wins", 0.0: "draw", -1.0: "W wins"}[margin]
     return f"{margin:+.1f}"
@@ -222,7 +223,7 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool], progr
     does not finish, the position is too large and nothing is solved.  Ctrl-C
     stops the solving (KeyboardInterrupt); the moves solved by then keep their values.
     """
-    from catena.solver import solve
+    from catena.solver import solve, solve_after
 
     if exact is False:
         return
@@ -233,21 +234,16 @@ def _exact_values(pos: Position, moves: List[Move], exact: Optional[bool], progr
             raise KeyboardInterrupt
         if not probe.solved:
             return
-    for done, move in enumerate(moves):
-        def report(nodes: int, seconds: float, lower: Optional[float], upper: Optional[float],
-                   done: int = done) -> None:
-            if progress is not None:
-                progress(done, len(moves), nodes)
+    done = 0
 
-        pos.push(move)
-        try:
-            result = solve(pos, max_nodes=limit, tt_mb=SOLVER_TT_MB, progress=report)
-        finally:
-            pos.pop()
+    def report(nodes: int, seconds: float, lower: Optional[float], upper: Optional[float]) -> None:
         if progress is not None:
-            progress(done + 1, len(moves), result.nodes)
-        if result.stopped_by == "interrupt":
-            raise KeyboardInterrupt
+            progress(done, len(moves), nodes)
+
+    for move, result in solve_after(pos, moves, max_nodes=limit, tt_mb=SOLVER_TT_MB, progress=report):
+        done += 1
+        if progress is not None:
+            progress(done, len(moves), result.nodes)
         value = _solver_value(result)
         if value is not None:
             values[move] = value

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Optional
 
 from catena._geometry import Move
 from catena._position import Position
-from catena.solver import solve
+from catena.solver import solve_after
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,7 @@ class PointsPosition:
 def exact_values(pos: Position, tt_mb: int = 16) -> dict[str, float]:
     """The exact margin (Black minus White) after each legal move of ``pos``."""
     values = {}
-    for move in pos.legal_moves():
-        after = pos.copy()
-        after.push(move)
-        result = solve(after, tt_mb=tt_mb)
+    for move, result in solve_after(pos, pos.legal_moves(), tt_mb=tt_mb):
         assert result.value is not None
         values[move.name] = result.value
     return values

@@ -23,7 +23,7 @@ from catena._position import KOMI_RANGES, Position
 from catena.effort import check_solvable
 from catena.errors import TooMuchWorkError
 from catena.results import SolveResult, margin_winner
-from catena.solver import solve
+from catena.solver import solve, solve_after
 
 
 @dataclass(frozen=True)
@@ -177,17 +177,16 @@ def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list
     size = check_size(size)
     names = cells(size)
     seen: set[int] = set()
-    rows = []
+    orbits = {}                                 # a first stone of each symmetry class: its class's size
     for index, name in enumerate(names):
-        if index in seen:
-            continue
-        orbit = {sym[index] for sym in symmetries(size)}
-        seen |= orbit
-        pos = Position(size, "nokomi", scoring, 0)
-        pos.push(name)
-        result = _solve_exactly(pos, tt_mb)
+        if index not in seen:
+            orbit = {sym[index] for sym in symmetries(size)}
+            seen |= orbit
+            orbits[name] = len(orbit)
+    rows = []
+    for name, result in solve_after(Position(size, "nokomi", scoring, 0), orbits, tt_mb=tt_mb):
         winner = _winner(result.winner)
-        rows.append(OpeningRow(name, len(orbit), result.value, winner, _choice(winner)))
+        rows.append(OpeningRow(name, orbits[name], result.value, winner, _choice(winner)))
     return rows
 
 

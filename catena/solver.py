@@ -19,7 +19,7 @@ import math
 import os
 import time
 import warnings
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from catena._geometry import Move
 from catena._interrupt import run_interruptibly
@@ -52,7 +52,8 @@ from catena.errors import CheckpointError, CheckpointWarning
 from catena.results import SolveFocus, SolveResult, margin_winner
 
 __all__ = ["solve", "shrink_checkpoint", "SolveResult", "TableSolver", "static_bounds", "next_window",
-           "canonical_key", "solver_moves", "game_variant", "root_id", "window_and_guess", "solve_result",
+           "canonical_key", "solver_moves", "solve_after", "game_variant", "root_id", "window_and_guess",
+           "solve_result",
            "points", "SolverParams", "UNBOUNDED", "THREADS_LIMIT", "CHECKPOINT_MAGIC"]
 
 INF = UNBOUNDED             # in the search's units: a bound this large (either sign) proves nothing
@@ -225,6 +226,25 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
                          progress, checkpoint_seconds, start)
     finally:
         run.close()                 # the table is freed now, whoever still refers to ``run``
+
+
+def solve_after(pos: Position, moves: Iterable[Union[str, int, Move]],
+                **options: Any) -> Iterator[tuple[Any, SolveResult]]:
+    """Solve the position after each of ``moves`` in turn (``pos`` stays as it was): yields
+    (move, SolveResult) pairs; ``options`` go to :func:`solve`.  A solve stopped by Ctrl-C
+    raises KeyboardInterrupt, so the caller's loop stops with it.
+
+    >>> import catena
+    >>> [(str(move), result.value) for move, result in solve_after(catena.Position(size=1), ["A1"])]
+    [('A1', 0.5)]
+    """
+    for move in moves:
+        after = pos.copy()
+        after.push(move)
+        result = solve(after, **options)
+        if result.stopped_by == "interrupt":
+            raise KeyboardInterrupt
+        yield move, result
 
 
 def _first_guess(pos: Position, params: SolverParams) -> Optional[float]:

@@ -47,6 +47,7 @@ def solver_threads(request, monkeypatch):
     solve = functools.partial(catena.solver.solve, threads=request.param)
     monkeypatch.setattr(catena, "solve", solve)
     monkeypatch.setattr(catena.solved, "solve", solve)
+    monkeypatch.setattr(catena.solver, "solve", solve)          # what solve_after calls
     return request.param
 
 
