@@ -12,7 +12,7 @@ The players are P1 and P2; colours are decided in the setup:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Protocol, Union
+from typing import Any, Callable, Iterable, Optional, Protocol, Union
 
 from catena._geometry import Move, check_size
 from catena._position import GAME_TYPES, SCORINGS, Position, check_komi
@@ -98,6 +98,29 @@ class Game:
         self.game_type = game_type
         self.scoring = scoring
         self._reset()
+
+    @classmethod
+    def from_moves(cls, moves: Iterable[str], size: int = 6, game_type: str = "komi", scoring: str = "standard",
+                   komi: int = 0) -> "Game":
+        """The game a bare position implies: ``moves`` from the empty board with the setup a
+        position does not record.  P1 plays Black: in a komi game P1 chose ``komi`` and P2
+        White; in a no-komi game P1 placed the first stone and P2 chose White.
+
+        >>> game = Game.from_moves(["B2", "A1"], size=2, komi=1)
+        >>> game.actions
+        [('komi', 1), ('colour', 'white'), ('move', 'B2'), ('move', 'A1')]
+        """
+        game = cls(size, game_type, scoring)
+        moves = list(moves)
+        if game_type == "komi":
+            game.choose_komi(komi)
+            game.choose_colour("white")
+        elif game_type == "nokomi" and moves:
+            game.push(moves.pop(0))
+            game.choose_colour("white")
+        for move in moves:
+            game.push(move)
+        return game
 
     def _reset(self) -> None:
         self.komi: Optional[int] = None if self.game_type == "komi" else 0

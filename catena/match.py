@@ -167,20 +167,6 @@ class GameResult:
         return margin if self.a_colour == "black" else -margin
 
 
-def _game_of(opening: Opening, moves: list[str]) -> Game:
-    """The catena Game of a match game: P1 plays Black (chooses the komi, or places the
-    no-komi opening stone) and P2 chose White."""
-    game = Game(opening.size, opening.game_type, opening.scoring)
-    if opening.game_type == "komi":
-        game.choose_komi(opening.komi)
-        game.choose_colour("white")
-    for index, move in enumerate(moves):
-        game.push(move)
-        if index == 0 and opening.game_type == "nokomi":
-            game.choose_colour("white")
-    return game
-
-
 def referee_game(black: Engine, white: Engine, opening: Opening, seeds: tuple[int, int] = (0, 0),
                  stop: Optional[threading.Event] = None
                  ) -> tuple[Position, Optional[str], Optional[tuple[str, str]]]:
@@ -399,7 +385,9 @@ def run_match(a: Callable[[], Engine], b: Callable[[], Engine], openings: list[O
         if failed is not None:
             failure = f"{'A' if failed[0] == a_colour else 'B'} ({failed[0]}) {failed[1]}"
         points = 0.5 if winner is None else float(winner == a_colour)
-        game = _game_of(openings[index], [m.name for m in position.move_stack])
+        opening = openings[index]
+        game = Game.from_moves([m.name for m in position.move_stack], opening.size, opening.game_type,
+                               opening.scoring, opening.komi)
         return GameResult(number, index, a_colour, winner, points, failure, game)
 
     start = time.perf_counter()

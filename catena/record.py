@@ -188,16 +188,8 @@ class GameRecord:
         """
         if not isinstance(position, Position):
             raise TypeError(f"from_position needs a catena.Position, not {type(position).__name__}")
-        game = Game(position.size, position.game_type, position.scoring)
-        moves = [move.name for move in position.move_stack]
-        if game.game_type == "komi":
-            game.choose_komi(position.komi)
-            game.choose_colour("white")
-        elif game.game_type == "nokomi" and moves:
-            game.push(moves.pop(0))
-            game.choose_colour("white")
-        for name in moves:
-            game.push(name)
+        game = Game.from_moves([move.name for move in position.move_stack], position.size, position.game_type,
+                               position.scoring, position.komi)
         if game.position != position:
             raise RecordError("the position's moves from the empty board do not lead to it, so it "
                               "cannot be written as a game")
