@@ -460,7 +460,7 @@ cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept n
                              else SOLVER_NODES_PER_SECOND * seconds)
     # the middlegame root solve: after a first share of the budget (its mean margin
     # is the solver's first guess), a share of the budget, taken off the playouts
-    cdef bint root_pending = (t.root_cells > 0 and t.root_state.h.nlegal > t.root_cells
+    cdef bint root_pending = (t.solves_root and t.root_cells > 0 and t.root_state.h.nlegal > t.root_cells
                               and not t.nodes[0].flags & SOLVER_TRIED)
     cdef int64_t root_at_iteration = <int64_t>(g_root_after * iterations) if iterations >= 0 else 0
     cdef double root_at_time = start + g_root_after * seconds if seconds > 0 else INFINITY
@@ -679,6 +679,7 @@ cdef class MCTS:
         tree.t.root_cells = min(self.exact_cells + ROOT_EXTRA_CELLS, MAX_MOVES) if self.exact_cells else 0
         tree.t.leaf_nodes = LEAF_SOLVER_NODES
         tree.t.root_nodes = ROOT_SOLVER_NODES
+        tree.t.solves_root = index == 0
         for i in range(TABLE_SIZE):
             tree.t.beta_table[i] = sqrt(self.rave_k / (3.0 * i + self.rave_k))
         tree.reset(pos._st)

@@ -848,3 +848,15 @@ def test_a_middlegame_root_beyond_the_budget_is_left_to_the_search():
     """A budget too small for the root's solve runs every iteration and proves nothing."""
     result = MCTS(seed=1, exact_cells=4).search(_middlegame(1), iterations=300)
     assert result.iterations == 300 and result.exact is None
+
+
+def test_with_two_threads_the_first_tree_solves_the_middlegame_root():
+    """Under root parallelism one tree solves the root (the other searches meanwhile) and
+    the summed result is still exact, with a move that keeps the value."""
+    pos = _middlegame(4)
+    result = MCTS(seed=4, exact_cells=4, threads=2).search(pos, iterations=5000)
+    value = catena.solve(pos).value
+    assert result.exact == value
+    after = pos.copy()
+    after.push(result.best_move)
+    assert catena.solve(after).value == value
