@@ -860,3 +860,17 @@ def test_with_two_threads_the_first_tree_solves_the_middlegame_root():
     after = pos.copy()
     after.push(result.best_move)
     assert catena.solve(after).value == value
+
+
+def test_a_root_share_of_zero_turns_the_middlegame_root_solve_off():
+    """catena._mcts._configure(root_share=0) is the search before the middlegame root solve:
+    every iteration runs and the root is not proven; the settings are restored after."""
+    from catena import _mcts
+    before = _mcts._configure()
+    try:
+        assert _mcts._configure(root_share=0.0)["root_share"] == 0.0
+        result = MCTS(seed=4, exact_cells=4).search(_middlegame(4), iterations=5000)
+        assert result.iterations == 5000 and result.exact is None
+    finally:
+        _mcts._configure(**before)
+    assert _mcts._configure() == before
