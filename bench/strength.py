@@ -1,10 +1,12 @@
 """Middlegame strength against exact values: a set of positions from lightly randomised
-MCTS self-play with 21 to 29 legal cells on sides 4, 5 and 6, every legal move solved,
-and how often a player picks an optimal move there and how many points it gives away.
+MCTS self-play with 21 to 29 legal cells on sides 4, 5 and 6, each solved exactly, and
+how often a player picks an optimal move there and how many points it gives away.
 
     python bench/strength.py build [--per-side 16] [--seed 1] [--out bench/strength_set.json]
+                                   [--sides 4 5 6] [--append] [--max-solve-seconds S] [--all-moves]
     python bench/strength.py measure [--set bench/strength_set.json] [--seconds 1]
                                      [--iterations N] [--seed 1] [--option name=value ...]
+                                     [--tuning name=value ...] [--verbose]
     python bench/strength.py timing [--set bench/strength_set.json]
 
 ``build`` plays seeded self-play games (``MCTSPlayer`` at ``--game-iterations`` a move,
@@ -19,8 +21,9 @@ komi of each side is its fair komi (``catena.match.estimate_fair_komi``: exact o
 4, a seeded search on 5 and 6).  ``measure`` scores ``catena.MCTSPlayer(iterations=None,
 seconds=1, seed=1)`` (or the options given) on one thread, a fresh player for each
 position: the share of optimal moves and the mean points lost per move, per side and
-overall.  ``timing`` solves each position once more and prints the solver's nodes and
-seconds by legal-cell count.  docs/strength.md has the numbers.
+overall (``--tuning`` sets ``catena._mcts._configure`` for the run).  ``timing``
+solves each position once more and prints the solver's nodes and seconds by legal-cell
+count.  docs/strength.md has the numbers.
 """
 
 from __future__ import annotations
