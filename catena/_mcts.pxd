@@ -53,6 +53,11 @@ ctypedef struct Tree:
     int64_t leaf_nodes       # solver node budget at a leaf
     int64_t root_nodes       # solver node budget for each root move
     int64_t solver_left      # solver nodes this search may still spend
+    void* root_exact         # the exact solver of middlegame roots (a larger table, kept for
+                             # the tree's later roots), made when first needed
+    int64_t root_budget      # solver nodes this search gives a middlegame root's solve (0: none)
+    bint solves_root         # this tree solves middlegame roots (the first tree: the other
+                             # threads search meanwhile, and one table is enough)
     int64_t solver_calls     # statistics: solver runs and their nodes
     int64_t solver_nodes
 

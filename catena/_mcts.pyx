@@ -8,7 +8,7 @@ playout and backs the result up; all of it runs in C without the GIL.  Nodes
 live in one preallocated arena; a node's children are contiguous.
 """
 
-from libc.math cimport INFINITY, fabs, log, sqrt
+from libc.math cimport INFINITY, fabs, log, pow, sqrt
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
@@ -47,6 +47,34 @@ cdef enum:
                                       # twice the time of the playouts it replaces
     SOLVER_NODES_PER_SECOND = 1000000  # the allowance of a search with only a time budget
     MIN_SOLVER_NODES = 1000      # no solver run with less left than this
+    ROOT_NODES_AT_21 = 1000000   # _root_nodes_needed
+    ROOT_SLICE_NODES = 200000    # the middlegame root solve looks at the clock this often
+    ROOT_TABLE_LOG2 = 19         # the middlegame root solver's table: 2**19 buckets (32 MB)
+
+# Tuning of the middlegame root solve, set by _configure (for measurements).
+cdef double g_root_share = 0.85    # share of the search's budget (in solver nodes) the root solve gets
+cdef double g_root_after = 0.1     # share of the budget searched first, for the solver's first guess
+cdef double g_root_reach = 0.15    # tried when its nodes are at least this share of the estimate below
+cdef double ROOT_NODES_GROWTH = 1.6  # _root_nodes_needed: the factor per legal cell
+
+
+cdef inline double _root_nodes_needed(int legal) noexcept nogil:
+    """The solver nodes a self-play middlegame root of ``legal`` legal cells takes
+    (a typical upper estimate, docs/strength.md)."""
+    return ROOT_NODES_AT_21 * pow(ROOT_NODES_GROWTH, legal - 21)
+
+
+def _configure(root_share=None, root_after=None, root_reach=None):
+    """Tune the middlegame root solve (for measurements; docs/strength.md)."""
+    global g_root_share, g_root_after, g_root_reach
+    if root_share is not None:
+        g_root_share = root_share
+    if root_after is not None:
+        g_root_after = root_after
+    if root_reach is not None:
+        g_root_reach = root_reach
+    return {"root_share": g_root_share, "root_after": g_root_after, "root_reach": g_root_reach}
+
 
 # 1/sqrt(n + 1) for the exploration term, so selection needs no square roots
 cdef float _INV_SQRT[TABLE_SIZE]
@@ -300,6 +328,61 @@ cdef void _solve_root_moves(Tree* t) noexcept nogil:
     _bounds_from_children(t, root)
 
 
+cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
+    """A root beyond the endgame's cell count goes to the solver within
+    ``t.root_budget`` nodes (a share of the search's budget) and, under a time
+    budget, by ``deadline``: MTD(f) runs in slices of ROOT_SLICE_NODES, each
+    starting from the last one's bounds and table, the first guessing the
+    search's mean margin.  If it finishes, the solver's best move is solved to
+    the same value (cheap on the same table), so the search can stop and play
+    it.  True if the root is settled."""
+    cdef Node* root = &t.nodes[0]
+    cdef PosState* p = t.scratch
+    cdef Node* ch
+    cdef int32_t lo = root.lower, hi = root.upper
+    cdef int64_t nodes, left = t.root_budget
+    cdef int i, guess = <int>root.score, hint = -1, ignored, winner
+    if left < MIN_SOLVER_NODES or t.stop:
+        return False
+    if t.root_exact == NULL:
+        t.root_exact = exact_new(ROOT_TABLE_LOG2)
+        if t.root_exact == NULL:
+            return False
+    root.flags |= SOLVER_TRIED
+    while left >= MIN_SOLVER_NODES and not t.stop and monotonic_seconds() < deadline:
+        pos_copy(p, t.root_state)
+        exact_solve(t.root_exact, p, min(left, ROOT_SLICE_NODES), guess, &lo, &hi, &nodes, &hint)
+        t.solver_calls += 1
+        t.solver_nodes += nodes
+        left -= nodes
+        _tighten(root, lo, hi)
+        lo, hi = root.lower, root.upper
+        if lo == hi:
+            break
+        guess = max(lo, min(guess, hi))
+    if lo != hi or hint < 0:
+        return False
+    if root.first_child < 0 and not _expand(t, root, p):
+        return False
+    for i in range(root.nchildren):
+        ch = &t.nodes[root.first_child + i]
+        if ch.move != hint:
+            continue
+        pos_copy(p, t.root_state)
+        play_move(p, ch.move)
+        if p.h.over:
+            _set_exact(ch, _final_margin(p, &winner))
+        else:
+            exact_solve(t.root_exact, p, max(t.root_budget, MIN_SOLVER_NODES), lo, &lo, &hi, &nodes, &ignored)
+            t.solver_calls += 1
+            t.solver_nodes += nodes
+            _tighten(ch, lo, hi)
+            ch.flags |= SOLVER_TRIED
+        break
+    _bounds_from_children(t, root)
+    return _settled(t, root)
+
+
 cdef void _iterate(Tree* t) noexcept nogil:
     cdef PosState* p = t.scratch
     cdef int32_t* path = t.path
@@ -371,15 +454,35 @@ cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept n
     """Run up to ``iterations`` (<0: no limit) for up to ``seconds`` (<=0: no
     limit), stopping early once the root is settled; returns iterations run."""
     cdef int64_t done = 0
-    cdef double deadline = monotonic_seconds() + seconds if seconds > 0 else INFINITY
-    t.solver_left = <int64_t>(SOLVER_NODES_PER_ITERATION * iterations if iterations >= 0
-                              else SOLVER_NODES_PER_SECOND * seconds)
+    cdef double start = monotonic_seconds(), now
+    cdef double deadline = start + seconds if seconds > 0 else INFINITY
+    cdef double allowance = (SOLVER_NODES_PER_ITERATION * iterations if iterations >= 0
+                             else SOLVER_NODES_PER_SECOND * seconds)
+    # the middlegame root solve: after a first share of the budget (its mean margin
+    # is the solver's first guess), a share of the budget, taken off the playouts
+    cdef bint root_pending = (t.solves_root and t.root_cells > 0 and t.root_state.h.nlegal > t.root_cells
+                              and not t.nodes[0].flags & SOLVER_TRIED)
+    cdef int64_t root_at_iteration = <int64_t>(g_root_after * iterations) if iterations >= 0 else 0
+    cdef double root_at_time = start + g_root_after * seconds if seconds > 0 else INFINITY
+    t.root_budget = <int64_t>(g_root_share * allowance)
+    if root_pending and t.root_budget < _root_nodes_needed(t.root_state.h.nlegal) * g_root_reach:
+        root_pending = False                  # beyond the solver's reach in this budget
+    t.solver_left = <int64_t>allowance - (t.root_budget if root_pending else 0)
     _solve_root_moves(t)
     while (iterations < 0 or done < iterations) and not _settled(t, &t.nodes[0]) and not t.stop:
+        if root_pending and done == root_at_iteration:
+            root_pending = False
+            if _solve_middlegame_root(t, start + (g_root_after + g_root_share) * seconds if seconds > 0
+                                      else INFINITY):
+                break
         _iterate(t)
         done += 1
-        if (done & 63) == 0 and monotonic_seconds() >= deadline:
-            break
+        if (done & 63) == 0:
+            now = monotonic_seconds()
+            if now >= deadline:
+                break
+            if root_pending and now >= root_at_time:
+                root_at_iteration = done
     t.iterations += done
     return done
 
@@ -411,6 +514,7 @@ cdef class _TreeHandle:
 
     def __dealloc__(self):
         exact_free(self.t.exact)
+        exact_free(self.t.root_exact)
         free(self.t.nodes)
         free(self.t.root_state)
         free(self.t.scratch)
@@ -515,7 +619,11 @@ cdef class MCTS:
     off).  A search's solver nodes are capped at 30 per iteration (a million a
     second under a time budget), so the solver takes at most about twice the
     time of the playouts it replaces: from 10,000 iterations the whole side-3
-    board is solved at the root.
+    board is solved at the root.  A larger root goes to the solver too when
+    the budget may be enough for it (its nodes against a per-cell estimate,
+    docs/strength.md): after a tenth of the budget, the solver gets 85% of it,
+    in slices that keep to the time budget; a solved root is played exactly
+    and ends the search, an unsolved one leaves the rest to the playouts.
 
     >>> import catena
     >>> mcts = catena.MCTS(seed=1)
@@ -571,6 +679,7 @@ cdef class MCTS:
         tree.t.root_cells = min(self.exact_cells + ROOT_EXTRA_CELLS, MAX_MOVES) if self.exact_cells else 0
         tree.t.leaf_nodes = LEAF_SOLVER_NODES
         tree.t.root_nodes = ROOT_SOLVER_NODES
+        tree.t.solves_root = index == 0
         for i in range(TABLE_SIZE):
             tree.t.beta_table[i] = sqrt(self.rave_k / (3.0 * i + self.rave_k))
         tree.reset(pos._st)

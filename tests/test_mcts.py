@@ -814,3 +814,63 @@ def test_advance_before_any_search():
         mcts.advance("D4")
     assert mcts.tree_size == []
     _still_works(mcts)
+
+
+# ---------------------------------------------------------------- the solver in the middlegame
+
+
+def _middlegame(seed):
+    """A side-3 position after two random stones: 16 to 18 legal cells, beyond the
+    endgame root of exact_cells=4 (10 cells) and cheap for the solver."""
+    rng = random.Random(seed)
+    pos = Position(size=3)
+    for _ in range(2):
+        pos.push(rng.choice([m for m in pos.legal_moves() if m.name != "button"]))
+    return pos
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_middlegame_root_the_solver_can_finish_in_the_budget_is_played_exactly(seed):
+    """A root with more legal cells than the endgame's, but one the solver finishes within
+    its share of the budget, is solved: the search reports catena.solve's value and plays a
+    move that keeps it (seed 4: the search alone played B1, two points worse)."""
+    pos = _middlegame(seed)
+    result = MCTS(seed=seed, exact_cells=4).search(pos, iterations=5000)
+    value = catena.solve(pos).value
+    assert result.exact == value
+    after = pos.copy()
+    after.push(result.best_move)
+    assert catena.solve(after).value == value
+    assert result.iterations < 5000                    # the solved root ended the search
+
+
+def test_a_middlegame_root_beyond_the_budget_is_left_to_the_search():
+    """A budget too small for the root's solve runs every iteration and proves nothing."""
+    result = MCTS(seed=1, exact_cells=4).search(_middlegame(1), iterations=300)
+    assert result.iterations == 300 and result.exact is None
+
+
+def test_with_two_threads_the_first_tree_solves_the_middlegame_root():
+    """Under root parallelism one tree solves the root (the other searches meanwhile) and
+    the summed result is still exact, with a move that keeps the value."""
+    pos = _middlegame(4)
+    result = MCTS(seed=4, exact_cells=4, threads=2).search(pos, iterations=5000)
+    value = catena.solve(pos).value
+    assert result.exact == value
+    after = pos.copy()
+    after.push(result.best_move)
+    assert catena.solve(after).value == value
+
+
+def test_a_root_share_of_zero_turns_the_middlegame_root_solve_off():
+    """catena._mcts._configure(root_share=0) is the search before the middlegame root solve:
+    every iteration runs and the root is not proven; the settings are restored after."""
+    from catena import _mcts
+    before = _mcts._configure()
+    try:
+        assert _mcts._configure(root_share=0.0)["root_share"] == 0.0
+        result = MCTS(seed=4, exact_cells=4).search(_middlegame(4), iterations=5000)
+        assert result.iterations == 5000 and result.exact is None
+    finally:
+        _mcts._configure(**before)
+    assert _mcts._configure() == before
