@@ -21,6 +21,8 @@ class SolveRun:
 
 def copy_checkpoint_entries(src: str, offset: int, dst: str, min_nodes: int) -> tuple[int, int]: ...
 
+def _checked_params(params: Optional[SolverParams]) -> SolverParams: ...
+
 class SolverParams:
     history_malus: int
     abdada_min: int

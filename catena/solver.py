@@ -22,7 +22,7 @@ import warnings
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from catena._geometry import Move
-from catena._interrupt import run_interruptibly
+from catena._interrupt import noting_ctrl_c, run_interruptibly
 from catena._position import Position
 from catena._solver import (
     THREADS_LIMIT,
@@ -214,7 +214,12 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
                            best_move=None, pv=(), nodes=0, seconds=0.0, solved=True,
                            lower=value, upper=value, stopped_by=None)
     if guess is None:
-        guess2 = window_and_guess(pos.scoring, None, _first_guess(pos, params))[2]
+        with noting_ctrl_c() as ctrl_c:             # the guess's search returns on Ctrl-C: note it
+            first = _first_guess(pos, params)
+        if ctrl_c.happened:
+            static_lo, static_hi = static_bounds(pos)
+            return solve_result(static_lo, static_hi, longest, 0, time.perf_counter() - start, "interrupt")
+        guess2 = window_and_guess(pos.scoring, None, first)[2]
     resume = None
     if checkpoint is not None:
         if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):

@@ -265,7 +265,7 @@ def test_two_writers_on_one_path_never_collide(tmp_path):
     solves saving at every poll and a shrink onto the same path, at once."""
     path = tmp_path / "c.ckpt"
     pos = Position(4)
-    for cell in ("D4", "C3", "E5", "B2", "F6", "C5", "E3"):
+    for cell in ("D4", "C3", "E5", "B2", "F6"):     # about two seconds a solve: time for the shrinks
         pos.push(cell)
     errors, results = [], []
 
