@@ -6,7 +6,7 @@ how often a player picks an optimal move there and how many points it gives away
                                    [--sides 4 5 6] [--append] [--max-solve-seconds S] [--all-moves]
     python bench/strength.py measure [--set bench/strength_set.json] [--seconds 1]
                                      [--iterations N] [--seed 1] [--option name=value ...]
-                                     [--tuning name=value ...] [--verbose]
+                                     [--verbose]
     python bench/strength.py timing [--set bench/strength_set.json]
 
 ``build`` plays seeded self-play games (``MCTSPlayer`` at ``--game-iterations`` a move,
@@ -21,7 +21,7 @@ komi of each side is its fair komi (``catena.match.estimate_fair_komi``: exact o
 4, a seeded search on 5 and 6).  ``measure`` scores ``catena.MCTSPlayer(iterations=None,
 seconds=1, seed=1)`` (or the options given) on one thread, a fresh player for each
 position: the share of optimal moves and the mean points lost per move, per side and
-overall (``--tuning`` sets ``catena._mcts._configure`` for the run).  ``timing``
+overall (``--option root_solve_share=0.5`` and any other MCTS option).  ``timing``
 solves each position once more and prints the solver's nodes and seconds by legal-cell
 count.  docs/strength.md has the numbers.
 """
@@ -203,9 +203,6 @@ def parse_option(text: str) -> tuple[str, object]:
 def measure(args: argparse.Namespace) -> int:
     points, how = load(args.set)
     options = dict(parse_option(o) for o in args.option)
-    if args.tuning:
-        from catena import _mcts
-        print("tuning:", _mcts._configure(**dict(parse_option(o) for o in args.tuning)))
 
     def choose(pos: catena.Position) -> catena.Move:
         player = catena.MCTSPlayer(iterations=args.iterations, seconds=args.seconds, seed=args.seed, **options)
@@ -269,7 +266,6 @@ def main() -> int:
     m.add_argument("--iterations", type=int, default=None)
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--option", action="append", default=[], help="an MCTS option, name=value")
-    m.add_argument("--tuning", action="append", default=[], help="a catena._mcts._configure setting, name=value")
     m.add_argument("--verbose", action="store_true")
     t = sub.add_parser("timing", help="the solver's cost on a set by legal-cell count")
     t.add_argument("--set", default=DEFAULT_SET)

@@ -56,6 +56,7 @@ ctypedef struct Tree:
     void* root_exact         # the exact solver of middlegame roots (a larger table, kept for
                              # the tree's later roots), made when first needed
     int64_t root_budget      # solver nodes this search gives a middlegame root's solve (0: none)
+    double root_share        # the share of a search's solver allowance a middlegame root solve gets
     bint solves_root         # this tree solves middlegame roots (the first tree: the other
                              # threads search meanwhile, and one table is enough)
     int64_t solver_calls     # statistics: solver runs and their nodes

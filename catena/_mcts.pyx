@@ -51,10 +51,9 @@ cdef enum:
     ROOT_SLICE_NODES = 200000    # the middlegame root solve looks at the clock this often
     ROOT_TABLE_LOG2 = 19         # the middlegame root solver's table: 2**19 buckets (32 MB)
 
-# Tuning of the middlegame root solve, set by _configure (for measurements).
-cdef double g_root_share = 0.85    # share of the search's budget (in solver nodes) the root solve gets
-cdef double g_root_after = 0.1     # share of the budget searched first, for the solver's first guess
-cdef double g_root_reach = 0.15    # tried when its nodes are at least this share of the estimate below
+# The middlegame root solve (its share of the budget is MCTS(root_solve_share=)):
+cdef double ROOT_AFTER = 0.1       # share of the budget searched first, for the solver's first guess
+cdef double ROOT_REACH = 0.15      # tried when its nodes are at least this share of the estimate below
 cdef double ROOT_NODES_GROWTH = 1.6  # _root_nodes_needed: the factor per legal cell
 
 
@@ -62,18 +61,6 @@ cdef inline double _root_nodes_needed(int legal) noexcept nogil:
     """The solver nodes a self-play middlegame root of ``legal`` legal cells takes
     (a typical upper estimate, docs/strength.md)."""
     return ROOT_NODES_AT_21 * pow(ROOT_NODES_GROWTH, legal - 21)
-
-
-def _configure(root_share=None, root_after=None, root_reach=None):
-    """Tune the middlegame root solve (for measurements; docs/strength.md)."""
-    global g_root_share, g_root_after, g_root_reach
-    if root_share is not None:
-        g_root_share = root_share
-    if root_after is not None:
-        g_root_after = root_after
-    if root_reach is not None:
-        g_root_reach = root_reach
-    return {"root_share": g_root_share, "root_after": g_root_after, "root_reach": g_root_reach}
 
 
 # 1/sqrt(n + 1) for the exploration term, so selection needs no square roots
@@ -462,17 +449,17 @@ cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept n
     # is the solver's first guess), a share of the budget, taken off the playouts
     cdef bint root_pending = (t.solves_root and t.root_cells > 0 and t.root_state.h.nlegal > t.root_cells
                               and not t.nodes[0].flags & SOLVER_TRIED)
-    cdef int64_t root_at_iteration = <int64_t>(g_root_after * iterations) if iterations >= 0 else 0
-    cdef double root_at_time = start + g_root_after * seconds if seconds > 0 else INFINITY
-    t.root_budget = <int64_t>(g_root_share * allowance)
-    if root_pending and t.root_budget < _root_nodes_needed(t.root_state.h.nlegal) * g_root_reach:
+    cdef int64_t root_at_iteration = <int64_t>(ROOT_AFTER * iterations) if iterations >= 0 else 0
+    cdef double root_at_time = start + ROOT_AFTER * seconds if seconds > 0 else INFINITY
+    t.root_budget = <int64_t>(t.root_share * allowance)
+    if root_pending and t.root_budget < _root_nodes_needed(t.root_state.h.nlegal) * ROOT_REACH:
         root_pending = False                  # beyond the solver's reach in this budget
     t.solver_left = <int64_t>allowance - (t.root_budget if root_pending else 0)
     _solve_root_moves(t)
     while (iterations < 0 or done < iterations) and not _settled(t, &t.nodes[0]) and not t.stop:
         if root_pending and done == root_at_iteration:
             root_pending = False
-            if _solve_middlegame_root(t, start + (g_root_after + g_root_share) * seconds if seconds > 0
+            if _solve_middlegame_root(t, start + (ROOT_AFTER + t.root_share) * seconds if seconds > 0
                                       else INFINITY):
                 break
         _iterate(t)
@@ -595,7 +582,7 @@ cdef class MCTS:
     parallelism and RAVE.
 
     ``MCTS(seed=None, c=..., threads=1, rave=True, rave_k=300, expand_visits=1,
-    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14)``.  Ctrl-C ends a
+    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85)``.  Ctrl-C ends a
     search early and returns what it found.  ``c`` is the UCT exploration
     constant (default 0.25 with RAVE, 0.7 without).  With a seed and an
     iteration budget a search is reproducible; each thread searches its own
@@ -621,9 +608,10 @@ cdef class MCTS:
     time of the playouts it replaces: from 10,000 iterations the whole side-3
     board is solved at the root.  A larger root goes to the solver too when
     the budget may be enough for it (its nodes against a per-cell estimate,
-    docs/strength.md): after a tenth of the budget, the solver gets 85% of it,
-    in slices that keep to the time budget; a solved root is played exactly
-    and ends the search, an unsolved one leaves the rest to the playouts.
+    docs/strength.md): after a tenth of the budget, the solver gets
+    ``root_solve_share`` of it (0 turns this off), in slices that keep to the time
+    budget; a solved root is played exactly and ends the search, an unsolved one
+    leaves the rest to the playouts.
 
     >>> import catena
     >>> mcts = catena.MCTS(seed=1)
@@ -642,10 +630,12 @@ cdef class MCTS:
     cdef readonly long long tree_nodes
     cdef readonly double score_weight
     cdef readonly int exact_cells
+    cdef readonly double root_solve_share
     cdef bint _busy                # a search runs: the object belongs to the thread running it
 
     def __init__(self, seed=None, c=None, threads=1, rave=True, rave_k=300.0, expand_visits=1,
-                 tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, max_nodes=None):
+                 tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
+                 max_nodes=None):
         self._check_idle("be re-initialised")
         tree_nodes = renamed(tree_nodes, "tree_nodes", 2_000_000, max_nodes, "max_nodes", "MCTS")
         self.seed = checked_seed(seed)
@@ -657,6 +647,7 @@ cdef class MCTS:
         self.rave_k = real(rave_k, "rave_k", positive=True)
         self.c = (0.25 if self.rave else 0.7) if c is None else real(c, "c", minimum=0)
         self.score_weight = real(score_weight, "score_weight", 0, 100)
+        self.root_solve_share = real(root_solve_share, "root_solve_share", 0, 0.9)
         self._trees = []
         self._position = None
 
@@ -680,6 +671,7 @@ cdef class MCTS:
         tree.t.leaf_nodes = LEAF_SOLVER_NODES
         tree.t.root_nodes = ROOT_SOLVER_NODES
         tree.t.solves_root = index == 0
+        tree.t.root_share = self.root_solve_share
         for i in range(TABLE_SIZE):
             tree.t.beta_table[i] = sqrt(self.rave_k / (3.0 * i + self.rave_k))
         tree.reset(pos._st)
@@ -897,8 +889,9 @@ cdef class MCTS:
     def __reduce__(self):
         """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
         empty until its first search."""
-        return (type(self), (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
-                             self.tree_nodes, self.score_weight, self.exact_cells))
+        return (functools.partial(type(self), root_solve_share=self.root_solve_share),
+                (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
+                 self.tree_nodes, self.score_weight, self.exact_cells))
 
     @property
     def max_nodes(self):

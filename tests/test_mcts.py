@@ -12,6 +12,7 @@ of stones is 1 + 2k (R19, R20), so the stones (standard), the sum of squared len
 (square) and the unpaired lengths (longest) always decide.
 """
 
+import copy
 import random
 
 import pytest
@@ -863,14 +864,11 @@ def test_with_two_threads_the_first_tree_solves_the_middlegame_root():
 
 
 def test_a_root_share_of_zero_turns_the_middlegame_root_solve_off():
-    """catena._mcts._configure(root_share=0) is the search before the middlegame root solve:
-    every iteration runs and the root is not proven; the settings are restored after."""
-    from catena import _mcts
-    before = _mcts._configure()
-    try:
-        assert _mcts._configure(root_share=0.0)["root_share"] == 0.0
-        result = MCTS(seed=4, exact_cells=4).search(_middlegame(4), iterations=5000)
-        assert result.iterations == 5000 and result.exact is None
-    finally:
-        _mcts._configure(**before)
-    assert _mcts._configure() == before
+    """MCTS(root_solve_share=0) is the search before the middlegame root solve: every
+    iteration runs and the root is not proven; the option survives a copy."""
+    mcts = MCTS(seed=4, exact_cells=4, root_solve_share=0.0)
+    result = mcts.search(_middlegame(4), iterations=5000)
+    assert result.iterations == 5000 and result.exact is None
+    assert copy.copy(mcts).root_solve_share == 0.0 and MCTS().root_solve_share == 0.85
+    with pytest.raises(ValueError, match="root_solve_share"):
+        MCTS(root_solve_share=0.95)
