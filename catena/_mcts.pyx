@@ -274,6 +274,17 @@ cdef bint _solve_node(Tree* t, Node* n, PosState* p, int64_t budget, int* hint) 
     return _tighten(n, lo, hi)
 
 
+cdef inline bint _play_root_child(Tree* t, Node* ch, PosState* p) noexcept nogil:
+    """Set ``p`` to the root position after ``ch``'s move; a move that ends the game makes
+    ``ch`` exact at once.  True if the game is over (nothing left to solve)."""
+    cdef int winner
+    pos_copy(p, t.root_state)
+    play_move(p, ch.move)
+    if p.h.over:
+        _set_exact(ch, _final_margin(p, &winner))
+    return p.h.over
+
+
 cdef void _solve_root_moves(Tree* t) noexcept nogil:
     """Exact endgames at the root: the root's position goes to the solver, then
     every move's, the solver's best move first (so a solved root has a solved
@@ -281,7 +292,7 @@ cdef void _solve_root_moves(Tree* t) noexcept nogil:
     cdef Node* root = &t.nodes[0]
     cdef PosState* p = t.scratch
     cdef Node* ch
-    cdef int i, k, winner, hint = -1, ignored
+    cdef int i, k, hint = -1, ignored
     if _settled(t, root) or t.root_state.h.nlegal > t.root_cells:
         return
     if root.first_child < 0:
@@ -306,11 +317,7 @@ cdef void _solve_root_moves(Tree* t) noexcept nogil:
         ch = &t.nodes[root.first_child + i]
         if ch.lower == ch.upper or ch.flags & SOLVER_TRIED or t.solver_left < MIN_SOLVER_NODES:
             continue
-        pos_copy(p, t.root_state)
-        play_move(p, ch.move)
-        if p.h.over:
-            _set_exact(ch, _final_margin(p, &winner))
-        else:
+        if not _play_root_child(t, ch, p):
             _solve_node(t, ch, p, t.root_nodes, &ignored)
     _bounds_from_children(t, root)
 
@@ -328,7 +335,7 @@ cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
     cdef Node* ch
     cdef int32_t lo = root.lower, hi = root.upper
     cdef int64_t nodes, left = t.root_budget
-    cdef int i, guess = <int>root.score, hint = -1, ignored, winner
+    cdef int i, guess = <int>root.score, hint = -1, ignored
     if left < MIN_SOLVER_NODES or t.stop:
         return False
     if t.root_exact == NULL:
@@ -355,11 +362,7 @@ cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
         ch = &t.nodes[root.first_child + i]
         if ch.move != hint:
             continue
-        pos_copy(p, t.root_state)
-        play_move(p, ch.move)
-        if p.h.over:
-            _set_exact(ch, _final_margin(p, &winner))
-        else:
+        if not _play_root_child(t, ch, p):
             exact_solve(t.root_exact, p, max(t.root_budget, MIN_SOLVER_NODES), lo, &lo, &hi, &nodes, &ignored)
             t.solver_calls += 1
             t.solver_nodes += nodes
