@@ -72,10 +72,10 @@ from catena.solver import (
     game_variant,
     next_window,
     points,
+    proven_bounds,
     root_id,
     solve_result,
     solver_moves,
-    static_bounds,
     window_and_guess,
 )
 from catena.solver import UNBOUNDED as INF
@@ -545,8 +545,7 @@ def solve(pos: catena.Position, address: Optional[str] = None, workers: Optional
         cluster = _Cluster(address, workers)
     except KeyboardInterrupt:                   # while Ray started (it has been stopped again)
         lower, upper = (-INF, INF) if depth is None else _bounds(work_units(pos, depth).root, cache)
-        static_lo, static_hi = static_bounds(pos)
-        return solve_result(max(lower, static_lo), min(upper, static_hi), pos.scoring == "longest", 0,
+        return solve_result(*proven_bounds(pos, lower, upper), pos.scoring == "longest", 0,
                             time.perf_counter() - start, "interrupt")
     try:
         with _unit_solvers(cluster, pos, tt_mb, threads) as (actors, machine_of):
@@ -820,9 +819,8 @@ class _Driver:
                              splits=stats.splits, lost=stats.lost, nodes=stats.nodes,
                              unit_seconds=list(stats.unit_seconds), windows=list(stats.windows),
                              workers=self.cluster.workers, searchers=self.searchers, seconds=seconds)
-        if lower < upper:       # at least the bounds that need no search (a limit may stop before any proof)
-            static_lo, static_hi = static_bounds(self.pos)
-            return solve_result(max(lower, static_lo), min(upper, static_hi), self.longest, stats.nodes, seconds,
+        if lower < upper:
+            return solve_result(*proven_bounds(self.pos, lower, upper), self.longest, stats.nodes, seconds,
                                 stopped_by or "window")
         pv = _principal_variation(self.ray, self.plan, self.cache, self.actors, self.home, lower)
         return solve_result(lower, upper, self.longest, stats.nodes, seconds, None,

@@ -54,7 +54,7 @@ from catena.results import SolveFocus, SolveResult, margin_winner
 __all__ = ["solve", "shrink_checkpoint", "SolveResult", "TableSolver", "static_bounds", "next_window",
            "canonical_key", "solver_moves", "solve_after", "game_variant", "root_id", "window_and_guess",
            "solve_result",
-           "points", "SolverParams", "UNBOUNDED", "THREADS_LIMIT", "CHECKPOINT_MAGIC"]
+           "points", "proven_bounds", "SolverParams", "UNBOUNDED", "THREADS_LIMIT", "CHECKPOINT_MAGIC"]
 
 INF = UNBOUNDED             # in the search's units: a bound this large (either sign) proves nothing
 PathLike = Union[str, "os.PathLike[str]"]
@@ -217,8 +217,7 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
         with noting_ctrl_c() as ctrl_c:             # the guess's search returns on Ctrl-C: note it
             first = _first_guess(pos, params)
         if ctrl_c.happened:
-            static_lo, static_hi = static_bounds(pos)
-            return solve_result(static_lo, static_hi, longest, 0, time.perf_counter() - start, "interrupt")
+            return solve_result(*proven_bounds(pos, -INF, INF), longest, 0, time.perf_counter() - start, "interrupt")
         guess2 = window_and_guess(pos.scoring, None, first)[2]
     resume = None
     if checkpoint is not None:
@@ -276,11 +275,9 @@ def _solve_on(run: SolveRun, pos: Position, resume: Optional[tuple[int, int, int
     run.configure(-1 if max_nodes is None else max_nodes, 0.0 if max_seconds is None else float(max_seconds),
                   lo2, hi2, guess2)
     header = dict(game_variant(pos), root=root_id(pos))
-    static_lo, static_hi = static_bounds(pos)
 
-    def proven() -> tuple[int, int]:    # the root bounds, at least the static ones (a limit may stop first)
-        lower, upper = run.bounds
-        return max(lower, static_lo), min(upper, static_hi)
+    def proven() -> tuple[int, int]:
+        return proven_bounds(pos, *run.bounds)
 
     def save() -> None:
         if checkpoint is None:
@@ -335,6 +332,14 @@ def _accepts_focus(progress: Callable[..., object]) -> bool:
         return "focus" in inspect.signature(progress).parameters
     except (TypeError, ValueError):                 # a callable without a signature: the classic four
         return False
+
+
+def proven_bounds(pos: Position, lower: int, upper: int) -> tuple[int, int]:
+    """The root bounds a stopped solve reports: ``lower``/``upper`` as proven by its search,
+    at least the bounds that need no search (:func:`static_bounds`), since a limit may stop
+    it before any proof (shared with catena.distributed)."""
+    static_lo, static_hi = static_bounds(pos)
+    return max(lower, static_lo), min(upper, static_hi)
 
 
 def solve_result(lower: int, upper: int, longest: bool, nodes: int, seconds: float, stopped_by: Optional[str],
