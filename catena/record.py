@@ -48,7 +48,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import IO, Any, Dict, List, NoReturn, Optional, Tuple, Union
+from typing import IO, Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union
 
 from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena.errors import CatenaError
@@ -285,20 +285,19 @@ class _Replay:
         return None
 
     def komi(self, komi: int, written: str) -> Optional[str]:
-        try:
-            self.game.choose_komi(komi)
-        except CatenaError as exc:
-            return f"illegal setup action 'komi {written}': {exc}"
-        self.numbers.append(None)
-        if self.komi_tag is not None and self.komi_tag != str(komi):
+        problem = self._setup_action("komi", written, lambda: self.game.choose_komi(komi))
+        if problem is None and self.komi_tag is not None and self.komi_tag != str(komi):
             return f"expected komi {self.komi_tag} (as the Komi tag says), found komi {written}"
-        return None
+        return problem
 
     def colour(self, colour: str, written: str) -> Optional[str]:
+        return self._setup_action("colour", written, lambda: self.game.choose_colour(colour))
+
+    def _setup_action(self, action: str, written: str, apply: Callable[[], object]) -> Optional[str]:
         try:
-            self.game.choose_colour(colour)
+            apply()
         except CatenaError as exc:
-            return f"illegal setup action 'colour {written}': {exc}"
+            return f"illegal setup action '{action} {written}': {exc}"
         self.numbers.append(None)
         return None
 

@@ -16,10 +16,10 @@ import os
 import platform
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from catena._geometry import cells, check_size, symmetries
-from catena._position import KOMI_RANGES, Position
+from catena._position import GAME_TYPES, KOMI_RANGES, SCORINGS, Position
 from catena.effort import check_solvable
 from catena.errors import TooMuchWorkError
 from catena.results import SolveResult, margin_winner
@@ -245,8 +245,8 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     for size in sizes:
-        for game_type in ("komi", "nokomi", "double"):
-            for scoring in ("standard", "longest", "square"):
+        for game_type in GAME_TYPES:
+            for scoring in SCORINGS:
                 result = _solve_exactly(Position(size, game_type, scoring, 0), tt_mb)
                 out.append(f"| {size} | {game_type} | {scoring} | {_signed(result.value)} | {result.winner} | "
                            f"{result.nodes:,} | {result.seconds:.2f} |")
@@ -261,10 +261,8 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "fair komi and White above it.", "",
             "| side | scoring | margin at komi 0 | fair komi | P2 takes Black at | P2 takes White at |",
             "| --- | --- | --- | --- | --- | --- |"]
-    for size in sizes:
-        for scoring in ("standard", "longest", "square"):
-            out.append(_fair_komi_row(size, scoring, komi_table(size, scoring, tt_mb)))
-            done(f"side {size} fair komi {scoring}")
+    for size, scoring in _each_scoring(sizes, done, "fair komi"):
+        out.append(_fair_komi_row(size, scoring, komi_table(size, scoring, tt_mb)))
     for (size, game_type, scoring) in sorted(PROVEN):
         if size not in sizes and game_type == "komi":
             out.append(_fair_komi_row(size, scoring, komi_table(size, scoring)))
@@ -274,13 +272,18 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "much (one row per symmetry class; `equivalent` counts its cells).", "",
             "| side | scoring | first stone | equivalent | margin (Black - White) | P2 takes |",
             "| --- | --- | --- | --- | --- | --- |"]
-    for size in sizes:
-        for scoring in ("standard", "longest", "square"):
-            for row in nokomi_table(size, scoring, tt_mb):
-                out.append(f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | "
-                           f"{row.p2_choice} |")
-            done(f"side {size} no-komi openings {scoring}")
+    for size, scoring in _each_scoring(sizes, done, "no-komi openings"):
+        out += [f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | {row.p2_choice} |"
+                for row in nokomi_table(size, scoring, tt_mb)]
     return "\n".join(out) + "\n"
+
+
+def _each_scoring(sizes: tuple[int, ...], done: Callable[[str], None], table: str) -> Iterator[tuple[int, str]]:
+    """Each (side, scoring) of a per-scoring table, reported done once its rows are written."""
+    for size in sizes:
+        for scoring in SCORINGS:
+            yield size, scoring
+            done(f"side {size} {table} {scoring}")
 
 
 def _fair_komi_row(size: int, scoring: str, rows: list[KomiRow]) -> str:
