@@ -13,6 +13,10 @@ what it computes:
 * ``_neighbours(n, cell)`` and ``_cells(n)`` are pure functions of their arguments;
   they are memoised (returned as tuples, which every caller only iterates or
   indexes).
+* ``_legal_cells(n, stones)`` and ``_is_legal(n, stones, cell)`` answer from the set of
+  legal cells of ``stones``, computed once per stone set by the reference's own
+  ``_is_legal`` (a ply asks for it about seven times: legal moves, game over,
+  boundedness before and after the placement).
 * ``FastRefPosition`` overrides the two R20 helpers with the same definitions but
   short-circuited: "``_legal_cells(n, s)`` is non-empty" becomes "some cell is
   ``_is_legal``", using the reference's own ``_is_legal``.
@@ -58,10 +62,38 @@ def _cells(n):
 ref._neighbours = _neighbours
 ref._cells = _cells
 
+_slow_is_legal = ref._is_legal
+_legal_memo = {}
+_LEGAL_MEMO_MAX = 4096      # stone sets remembered; a game needs a few per ply
+
+
+def _legal_set(n, stones):
+    key = (n, frozenset(stones))
+    value = _legal_memo.get(key)
+    if value is None:
+        if len(_legal_memo) >= _LEGAL_MEMO_MAX:
+            _legal_memo.clear()
+        value = _legal_memo[key] = frozenset(c for c in _cells(n) if _slow_is_legal(n, stones, c))
+    return value
+
+
+def _legal_cells(n, stones):
+    legal = _legal_set(n, stones)
+    return [cell for cell in _cells(n) if cell in legal]
+
+
+def _is_legal(n, stones, cell):
+    return cell in _legal_set(n, stones)
+
+
+ref._legal_cells = _legal_cells
+ref._is_legal = _is_legal
+
 
 def _some_cell_legal(n, stones):
-    """Same truth value as ``bool(ref._legal_cells(n, stones))``, stopping at the first."""
-    return any(ref._is_legal(n, stones, y) for y in ref._cells(n))
+    """Same truth value as ``bool(ref._legal_cells(n, stones))``, stopping at the first
+    (and remembering nothing: R20 asks it of one stone set per candidate stone)."""
+    return any(_slow_is_legal(n, stones, y) for y in ref._cells(n))
 
 
 class FastRefPosition(ref.RefPosition):

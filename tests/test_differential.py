@@ -14,10 +14,10 @@ and at the end the outcome (winner, both scores, final button holder).  After ev
 push it also checks that ``pop`` restores the exact previous state and that pushing
 again gives the same state.
 
-The reference is tests/reference.py itself on sides 1-4 (1-3 in double placement)
-and, on the bigger boards where it would take minutes per game, the same code made
-faster by tests/_fastref.py (memoised geometry, short-circuited R20 emptiness tests;
-no rule is re-implemented there).
+The reference is tests/reference.py itself on sides 1-3 and, on the bigger boards
+where it would take seconds to minutes per game, the same code made faster by
+tests/_fastref.py (memoised geometry and legal cells, short-circuited R20 emptiness
+tests; no rule is re-implemented there).
 
 On a mismatch the message prints the rules, the moves played so far and a snippet
 that replays them.  Rule numbers refer to docs/rules.md.
@@ -43,7 +43,7 @@ COLOUR = {1: "black", 2: "white"}
 GAMES = {1: 12, 2: 20, 3: 20, 4: 16, 5: 10, 6: 6, 7: 4, 8: 3, 9: 2, 10: 1}
 MIN_PLIES = {1: 12, 2: 60, 3: 150, 4: 200, 5: 200, 6: 180, 7: 150, 8: 150, 9: 120, 10: 80}
 # The verbatim reference on small boards; the memoised one (same results) above.
-FAST_REF_FROM = 5
+FAST_REF_FROM = 4
 REQUIRED_TOTAL = 10_000
 CASES = [(s, g, c) for s in range(1, 11) for g in GAME_TYPES for c in SCORINGS]
 assert len(GAME_TYPES) * len(SCORINGS) * sum(MIN_PLIES.values()) >= REQUIRED_TOTAL
@@ -207,12 +207,33 @@ def test_cell_names_agree():
         assert list(catena.cells(size)) == cell_names(size), size
 
 
+@pytest.mark.parametrize("game_type", GAME_TYPES)
+def test_the_fast_reference_answers_as_the_reference(game_type):
+    """tests/_fastref.py only remembers what it computed: along seeded side-4 games it
+    answers every query as tests/reference.py does."""
+    rng = random.Random(game_type)
+    for _ in range(3):
+        slow, fast = (ref_position(4, game_type, "square", 0, fast=f) for f in (False, True))
+        while True:
+            legal = slow.legal_moves()
+            assert fast.legal_moves() == legal
+            assert set(fast.ribbons()) == set(slow.ribbons())
+            assert fast.colours() == slow.colours() and fast.is_over() == slow.is_over()
+            if not legal:
+                break
+            move = rng.choice(sorted(legal))
+            slow.play(move)
+            fast.play(move)
+            assert fast.last_claims() == slow.last_claims()
+        assert fast.outcome() == slow.outcome()
+
+
 @pytest.mark.parametrize("size,game_type,scoring", CASES)
 def test_core_matches_reference(size, game_type, scoring):
     plies = 0
     for game in range(GAMES[size]):
         plies += play_game(size, game_type, scoring, f"{size}-{game_type}-{scoring}-{game}",
-                           fast=size >= FAST_REF_FROM or (game_type == "double" and size >= 4))
+                           fast=size >= FAST_REF_FROM)
     PLIES[(size, game_type, scoring)] = plies
     assert plies >= MIN_PLIES[size], (
         f"only {plies} plies compared for {(size, game_type, scoring)}, want {MIN_PLIES[size]}")
