@@ -172,7 +172,8 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
     ``lower``/``upper``), or finds the exact value between them.  ``guess`` is
     where the MTD(f) null windows start (a guess near the value saves work; by default
     a short MCTS's expected margin on positions with ``params.guess_cells`` legal cells or
-    more, else 0).  ``params`` (a :class:`SolverParams`) tunes the search.
+    more, else 0; the MCTS takes at most a tenth of ``max_seconds``, and a ``max_nodes`` below
+    50 per guess iteration skips it).  ``params`` (a :class:`SolverParams`) tunes the search.
 
     ``checkpoint=PATH`` saves the proven root bounds and the table's expensive
     entries to PATH after every null-window step and every
@@ -215,7 +216,7 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
                            lower=value, upper=value, stopped_by=None)
     if guess is None:
         with noting_ctrl_c() as ctrl_c:             # the guess's search returns on Ctrl-C: note it
-            first = _first_guess(pos, params)
+            first = _first_guess(pos, params, max_nodes, max_seconds)
         if ctrl_c.happened:
             return solve_result(*proven_bounds(pos, -INF, INF), longest, 0, time.perf_counter() - start, "interrupt")
         guess2 = window_and_guess(pos.scoring, None, first)[2]
@@ -251,16 +252,26 @@ def solve_after(pos: Position, moves: Iterable[Union[str, int, Move]],
         yield move, result
 
 
-def _first_guess(pos: Position, params: SolverParams) -> Optional[float]:
+GUESS_TIME_SHARE = 0.1          # of a solve's time limit, the most its first guess may take
+GUESS_NODES_PER_ITERATION = 50  # a node limit below this many per guess iteration skips the guess
+
+
+def _first_guess(pos: Position, params: SolverParams, max_nodes: Optional[int],
+                 max_seconds: Optional[float]) -> Optional[float]:
     """MTD(f)'s first guess when the caller gives none: the margin a short score-aware MCTS
     expects (its exact margin once it has solved the root), or None (start from 0) under
-    longest ribbon, whose values are only +1/0/-1, and for positions with fewer than
-    ``params.guess_cells`` legal cells, solved about as quickly as the MCTS runs.  Seeded, so a
-    solve's nodes do not vary from run to run (docs/side4.md)."""
+    longest ribbon, whose values are only +1/0/-1, for positions with fewer than
+    ``params.guess_cells`` legal cells, solved about as quickly as the MCTS runs, and for a
+    solve whose node limit is too small for the guess to pay.  Under a time limit the guess
+    takes a tenth of it at most.  Seeded, so a solve's nodes do not vary from run to run
+    (docs/side4.md)."""
     if pos.scoring == "longest" or int(pos.legal_action_mask()[:-1].sum()) < params.guess_cells:
         return None
+    if max_nodes is not None and max_nodes < GUESS_NODES_PER_ITERATION * params.guess_iterations:
+        return None
     from catena._mcts import MCTS  # not at the top: the search imports the solver
-    result = MCTS(seed=0).search(pos, iterations=params.guess_iterations)
+    seconds = None if max_seconds is None else max(max_seconds * GUESS_TIME_SHARE, 1e-6)
+    result = MCTS(seed=0).search(pos, iterations=params.guess_iterations, seconds=seconds)
     return result.exact if result.exact is not None else result.score
 
 

@@ -85,15 +85,18 @@ GUESSED = guessed_positions()
 
 def test_first_guess_when_it_applies():
     """A short seeded MCTS's margin (the same each time) for positions with enough legal cells,
-    None under longest ribbon and for smaller positions."""
+    None under longest ribbon, for smaller positions and for a solve limited to too few nodes
+    for the guess to pay (a million, for its 20,000 iterations)."""
     assert {(p.game_type, p.scoring) for p in GUESSED} == {c for c in COMBOS if c[1] != "longest"}
     for pos in GUESSED:
         assert legal_cells(pos) >= GUESS_CELLS
-        guess = _first_guess(pos, PARAMS)
-        assert isinstance(guess, float) and guess == _first_guess(pos, PARAMS)
-        assert _first_guess(pos, SolverParams()) is None               # fewer than 27 legal cells
-    assert _first_guess(midgame(4, "komi", "standard", 5, GUESS_CELLS - 1), PARAMS) is None
-    assert _first_guess(midgame(4, "komi", "longest", 5, 30), PARAMS) is None
+        guess = _first_guess(pos, PARAMS, None, None)
+        assert isinstance(guess, float) and guess == _first_guess(pos, PARAMS, None, None)
+        assert _first_guess(pos, SolverParams(), None, None) is None               # fewer than 27 legal cells
+        assert _first_guess(pos, PARAMS, 999_999, None) is None
+        assert _first_guess(pos, PARAMS, 1_000_000, None) == guess
+    assert _first_guess(midgame(4, "komi", "standard", 5, GUESS_CELLS - 1), PARAMS, None, None) is None
+    assert _first_guess(midgame(4, "komi", "longest", 5, 30), PARAMS, None, None) is None
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -105,5 +108,5 @@ def test_first_guess_keeps_values(threads):
         plain = catena.solve(pos, tt_mb=TT_MB, threads=threads, guess=0)
         assert value_of(guessed, pos.scoring) == value_of(plain, pos.scoring), f"{pos!r}"
         if threads == 1:
-            given = catena.solve(pos, tt_mb=TT_MB, threads=1, guess=_first_guess(pos, PARAMS))
+            given = catena.solve(pos, tt_mb=TT_MB, threads=1, guess=_first_guess(pos, PARAMS, None, None))
             assert given.nodes == guessed.nodes, f"{pos!r}"
