@@ -8,7 +8,7 @@ import pytest
 
 import catena
 from catena import Position
-from catena.solver import SolverParams, _first_guess
+from catena.solver import GUESS_NODES_PER_ITERATION, SolverParams, _first_guess
 
 from conftest import minimax_value
 
@@ -62,11 +62,11 @@ def test_longest_ribbon_bounds_are_proven_from_the_start(game_type):
 
 # ---------------------------------------------------------------- MTD(f)'s first guess
 
-GUESS_CELLS = 24
-PARAMS = SolverParams(guess_cells=GUESS_CELLS)     # smaller positions than the default's, for speed
+GUESS_CELLS = 22
+PARAMS = SolverParams(guess_cells=GUESS_CELLS, guess_iterations=5000)   # smaller than the default's, for speed
 
 def guessed_positions():
-    """Two side-4 positions with 24 or 25 legal cells (GUESS_CELLS) of each game type and
+    """Two side-4 positions with 22 or 23 legal cells (GUESS_CELLS) of each game type and
     scoring the guess serves, from the first seeds whose random play stops there."""
     out = []
     for game_type, scoring in COMBOS:
@@ -86,15 +86,16 @@ GUESSED = guessed_positions()
 def test_first_guess_when_it_applies():
     """A short seeded MCTS's margin (the same each time) for positions with enough legal cells,
     None under longest ribbon, for smaller positions and for a solve limited to too few nodes
-    for the guess to pay (a million, for its 20,000 iterations)."""
+    for the guess to pay (50 a guess iteration)."""
     assert {(p.game_type, p.scoring) for p in GUESSED} == {c for c in COMBOS if c[1] != "longest"}
     for pos in GUESSED:
         assert legal_cells(pos) >= GUESS_CELLS
         guess = _first_guess(pos, PARAMS, None, None)
         assert isinstance(guess, float) and guess == _first_guess(pos, PARAMS, None, None)
         assert _first_guess(pos, SolverParams(), None, None) is None               # fewer than 27 legal cells
-        assert _first_guess(pos, PARAMS, 999_999, None) is None
-        assert _first_guess(pos, PARAMS, 1_000_000, None) == guess
+        enough = GUESS_NODES_PER_ITERATION * PARAMS.guess_iterations
+        assert _first_guess(pos, PARAMS, enough - 1, None) is None
+        assert _first_guess(pos, PARAMS, enough, None) == guess
     assert _first_guess(midgame(4, "komi", "standard", 5, GUESS_CELLS - 1), PARAMS, None, None) is None
     assert _first_guess(midgame(4, "komi", "longest", 5, 30), PARAMS, None, None) is None
 
