@@ -182,21 +182,6 @@ def test_leading_zero_row_is_either_the_cell_or_a_truthful_refusal(name):
         assert str(pos.move_stack[-1]) == name[0].upper() + name.lstrip(name[0]).lstrip("0")
 
 
-@pytest.mark.parametrize("name", ["B\u00b2", "B\u0662"])
-def test_unicode_digits_are_refused_as_move_errors(name):
-    """A name with non-ASCII 'digits' (superscript two, Arabic-Indic two) is not a cell name:
-    push raises IllegalMoveError (not a bare ValueError from int()), is_legal says False."""
-    pos = make(3, "B2")
-    before = position_state(pos)
-    with pytest.raises(IllegalMoveError) as info:
-        pos.push(name)
-    assert "not on the board" not in str(info.value), str(info.value)
-    assert position_state(pos) == before
-    assert pos.is_legal(name) is False
-    with pytest.raises(CellError):
-        catena.parse_cell(name, 3)
-
-
 @pytest.mark.parametrize("bad", [3.5, None, True, b"F6", ["F6"], ("F", 6), object()])
 def test_non_str_moves_raise_type_error_naming_the_type(bad):
     pos = make(6, "F6")
@@ -269,12 +254,10 @@ def test_cell_name_of_a_non_int_says_what_it_wants():
     (0, ValueError, ("0", "1 to 10")),
     (11, ValueError, ("11", "1 to 10")),
     (-3, ValueError, ("-3", "1 to 10")),
-    ("6", TypeError, ("int", "str")),
-    (True, TypeError, ("int", "bool")),
-    (6.0, TypeError, ("int", "float")),
     (None, TypeError, ("int", "NoneType")),
 ])
 def test_bad_board_size(size, exc, words):
+    """(Bools, floats, bytes and strings: tests/test_validation.py, for every integer argument.)"""
     for build in (lambda: Position(size=size), lambda: Game(size=size), lambda: catena.cells(size)):
         with pytest.raises(exc) as info:
             build()
@@ -316,11 +299,11 @@ def test_komi_must_be_zero_without_komi(game_type):
     assert game_type in str(info.value) and "0" in str(info.value)
 
 
-@pytest.mark.parametrize("komi", [1.0, "3", True, None])
-def test_komi_of_wrong_type(komi):
+def test_komi_none_is_not_a_komi():
+    """(Bools, floats, bytes and strings: tests/test_validation.py, for every integer argument.)"""
     with pytest.raises(TypeError) as info:
-        Position(3, komi=komi)
-    assert "komi" in str(info.value) and type(komi).__name__ in str(info.value)
+        Position(3, komi=None)
+    assert "komi" in str(info.value) and "NoneType" in str(info.value)
 
 
 # ---------------------------------------------------------------- pop, perft, playouts
@@ -338,8 +321,7 @@ def test_pop_on_empty_position():
     assert position_state(pos) == before
 
 
-@pytest.mark.parametrize("depth,exc", [(-1, ValueError), (-100, ValueError), (1.5, TypeError),
-                                       (True, TypeError), ("2", TypeError), (None, TypeError)])
+@pytest.mark.parametrize("depth,exc", [(-1, ValueError), (-100, ValueError), (None, TypeError)])
 def test_perft_bad_depth(depth, exc):
     pos = make(3, "B2")
     before = position_state(pos)
@@ -356,8 +338,7 @@ def test_perft_of_a_non_position():
         catena.random_playouts("pos", 1, seed=1)
 
 
-@pytest.mark.parametrize("n,exc", [(-1, ValueError), (1.5, TypeError), ("3", TypeError),
-                                   (None, TypeError), (True, TypeError)])
+@pytest.mark.parametrize("n,exc", [(-1, ValueError), (None, TypeError)])
 def test_random_playouts_bad_n(n, exc):
     pos = make(3, "B2")
     before = position_state(pos)
@@ -367,7 +348,7 @@ def test_random_playouts_bad_n(n, exc):
     assert position_state(pos) == before
 
 
-@pytest.mark.parametrize("seed", [1.5, "3", True, [1]])
+@pytest.mark.parametrize("seed", [[1]])
 def test_random_playouts_bad_seed(seed):
     pos = make(3, "B2")
     before = position_state(pos)

@@ -14,6 +14,8 @@ from catena._validate import boolean, choice, integer, real, seed
 from catena.observation import observation_tensor
 from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
+from conftest import position_state
+
 # ---------------------------------------------------------------- the helper itself
 
 def test_the_helper_examples_run():
@@ -200,14 +202,20 @@ def test_a_huge_depth_is_the_whole_tree():
 
 # ---------------------------------------------------------------- one ASCII cell-name syntax
 
-@pytest.mark.parametrize("name", ["ı6", "İ6", "\u0131" + "6", "F\u0666", "Ｆ6", "F６", "\u212a1", "ſ1"])
+@pytest.mark.parametrize("name", ["ı6", "İ6", "\u0131" + "6", "F\u0666", "Ｆ6", "F６", "\u212a1", "ſ1",
+                                  "B\u00b2", "B\u0662"])
 def test_non_ascii_names_are_refused_everywhere(name):
     """Letters whose str.upper() is ASCII (dotless i, the Kelvin sign, the long s) and
-    non-ASCII digits are not cell names: push, parse_cell, Move and read_game all refuse."""
+    non-ASCII digits (superscript two, Arabic-Indic six and two: int() reads some of them)
+    are not cell names: push (an IllegalMoveError, not a bare ValueError from int(), and
+    the position as it was), parse_cell, Move and read_game all refuse."""
     pos = Position(size=10)
-    with pytest.raises(catena.IllegalMoveError, match="not a cell name"):
+    pos.push("B2")
+    before = position_state(pos)
+    with pytest.raises(catena.IllegalMoveError, match="not a cell name") as info:
         pos.push(name)
-    assert not pos.is_legal(name) and pos.ply == 0
+    assert "not on the board" not in str(info.value), str(info.value)
+    assert not pos.is_legal(name) and position_state(pos) == before
     with pytest.raises(catena.CellError):
         catena.parse_cell(name, 10)
     with pytest.raises(catena.CellError):
