@@ -1,16 +1,13 @@
 """The conventions every command shares (issue 51): --version, defaults stated in the help,
 --seconds, `show -`, perft from moves, `solved` on stdout, no overwriting without --force,
-plurals, the P2 prompt, proven values called proven; and Ctrl-C ending every long command
-with exit status 130 and one line, never a traceback."""
+plurals, the P2 prompt, proven values called proven.  (Ctrl-C ending every command with exit
+status 130 and one line: tests/test_interrupt.py.)"""
 
 import argparse
 import os
 import platform
-import re
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -144,85 +141,3 @@ def test_play_as_p2_starts_with_the_colour_choice(tmp_path, game_type):
     assert proc.returncode == 0, proc.stderr
     first = proc.stdout.splitlines()[0]
     assert first == "You are P2. Commands: black or white (b or w), hint, help, quit.", first
-
-
-# ---------------------------------------------------------------- Ctrl-C: exit status 130 and one line
-
-
-def _interrupt(child, after, wait=0.5):
-    child.read_until(after)
-    time.sleep(wait)
-    sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, shown = child.finish()
-    return out, shown, time.monotonic() - sent
-
-
-def _stop_lines(text):
-    return [line for line in text.splitlines() if "stopped by Ctrl-C" in line]
-
-
-def test_ctrl_c_stops_perft_without_a_traceback(tmp_path):
-    child = TerminalChild(CATENA + ["perft", "--size", "6", "--depth", "9"], tmp_path, stdout_on_terminal=True)
-    out, shown, _ = _interrupt(child, "perft(3)")
-    assert child.returncode == 130, shown
-    assert "Traceback" not in shown and "KeyboardInterrupt" not in shown
-    assert _stop_lines(shown) == ["catena perft: stopped by Ctrl-C"], shown
-
-
-def test_ctrl_c_stops_the_demo(tmp_path):
-    child = TerminalChild(CATENA + ["demo", "--iterations", "100000000"], tmp_path, stdout_on_terminal=True)
-    out, shown, latency = _interrupt(child, "Catena demo", wait=1.0)
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    assert len(_stop_lines(shown)) == 1 and "Outcome" not in shown
-    assert latency < 30
-
-
-def test_ctrl_c_during_play_saves_the_game_to_a_named_file(tmp_path):
-    """Without --save, Ctrl-C while the engine thinks saves the game and names the file."""
-    child = TerminalChild(CATENA + ["play", "--size", "4", "--seconds", "600"], tmp_path,
-                          stdout_on_terminal=True, stdin=subprocess.PIPE)
-    child.read_until("Choose the komi")
-    child.proc.stdin.write(b"3\n")
-    child.proc.stdin.flush()
-    out, shown, latency = _interrupt(child, "thinking")
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    (line,) = _stop_lines(shown)
-    saved = [name for name in os.listdir(tmp_path) if name.endswith(".catena")]
-    assert len(saved) == 1 and line == f"stopped by Ctrl-C: the game is saved to {saved[0]}", shown
-    record = catena.read_game((tmp_path / saved[0]).read_text())
-    assert record.actions == [("komi", 3)]
-    assert latency < 30
-
-
-def test_ctrl_c_stops_gtp_with_one_line(tmp_path):
-    child = TerminalChild(CATENA + ["gtp"], tmp_path, stdout_on_terminal=True, stdin=subprocess.PIPE)
-    child.proc.stdin.write(b"name\n")
-    child.proc.stdin.flush()
-    out, shown, _ = _interrupt(child, "= catena")
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    assert _stop_lines(shown) == ["catena gtp: stopped by Ctrl-C"]
-
-
-def test_ctrl_c_stops_bench(tmp_path):
-    child = TerminalChild(CATENA + ["bench", "--quick"], tmp_path)
-    out, shown, _ = _interrupt(child, "bench:")
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    assert out == "stopped by Ctrl-C\n"
-
-
-@pytest.mark.parametrize("phase", ["search", "solving"])
-def test_ctrl_c_stops_analyse_exact_at_once_in_every_phase(tmp_path, phase):
-    """Issue 47: the search took the interrupt and analyse went on to solve every move.
-    Here each move takes the solver seconds, all of them a minute or more."""
-    budget = ["--seconds", "600"] if phase == "search" else ["--iterations", "1000"]
-    child = TerminalChild(CATENA + ["analyse", "--size", "4", "D4", "A1", "A2", "E3", "A3", "E6", "--exact",
-                                    "--seed", "1"] + budget, tmp_path, stdout_on_terminal=True)
-    # the solving's bar shows the nodes of the move being solved
-    out, shown, latency = _interrupt(child, "to move" if phase == "search" else "nodes on this one", wait=1.0)
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    (line,) = _stop_lines(shown)
-    assert re.fullmatch(r"stopped by Ctrl-C after [\d.]+ s: [\d,]+ search iterations?, \d+ of 30 moves proven",
-                        line), shown
-    assert "move     visits" not in shown                 # no table of a half-done analysis
-    assert latency < 20

@@ -1,9 +1,9 @@
 """Long computations are safe: hopeless exact solves are refused with an estimate, and
-every long command shows its progress (a tqdm bar on stderr) and stops cleanly on Ctrl-C."""
+every long command shows its progress (a tqdm bar on stderr).  (That it stops cleanly on Ctrl-C:
+tests/test_interrupt.py.)"""
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -90,33 +90,6 @@ def test_progress_bars_only_on_a_terminal(tmp_path):
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 
-def test_ctrl_c_stops_solve_with_the_bounds_shown_as_while_running(tmp_path):
-    child = TerminalChild(CATENA + ["solve", "--size", "4", "--seconds", "120"], tmp_path)
-    child.read_until("value in [")
-    time.sleep(0.5)
-    child.send_signal(signal.SIGINT)
-    out, shown = child.finish()
-    assert child.returncode == 130, shown
-    assert "Traceback" not in shown
-    assert "unsolved (stopped by interrupt): value in [" in out and "None" not in out
-
-
-def test_sigterm_stops_a_background_solve_as_ctrl_c_does_and_saves_its_checkpoint(tmp_path):
-    """A job a shell starts in the background ignores SIGINT; schedulers and ``kill`` send SIGTERM.
-    The solve stops with its bounds and writes its checkpoint, which the same command resumes."""
-    ignore_ctrl_c = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)     # noqa: E731
-    child = TerminalChild(CATENA + ["solve", "--size", "4", "--seconds", "120", "--tt-mb", "16",
-                                    "--checkpoint", "run.ckpt"], tmp_path, preexec_fn=ignore_ctrl_c)
-    child.read_until("value in [")
-    time.sleep(0.5)
-    assert not (tmp_path / "run.ckpt").exists()          # nothing saved yet: the first save is the stop's
-    child.send_signal(signal.SIGTERM)
-    out, shown = child.finish()
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    assert "unsolved (stopped by interrupt): value in [" in out
-    assert (tmp_path / "run.ckpt").stat().st_size > 0
-
-
 def test_selfplay_progress(tmp_path):
     child = TerminalChild(CATENA + ["selfplay", "--size", "2", "--games", "3", "--iterations", "50", "--seed", "1"],
                           tmp_path)
@@ -142,7 +115,6 @@ def test_bench_progress_counts_every_step(monkeypatch, capsys):
     assert any(line.startswith("instructions/placement") and "no valgrind" in line for line in lines)
 
 
-
 @pytest.mark.parametrize("script", ["report.py", "callgrind.py"])
 def test_bench_scripts_find_the_valgrind_runner(script):
     """The valgrind runner lives in bench/ (developer tooling); its scripts import it from there."""
@@ -163,25 +135,3 @@ def test_solved_checks_the_output_folder_first_and_shows_progress(tmp_path):
     assert child.returncode == 0, shown
     assert "15/15" in shown and out == "wrote values.md\n"
     assert (tmp_path / "values.md").read_text().startswith("# Solved values")
-
-
-def test_ctrl_c_stops_selfplay_between_moves(tmp_path):
-    child = TerminalChild(CATENA + ["selfplay", "--size", "6", "--games", "50", "--iterations", "20000",
-                                    "--out", "games"], tmp_path)
-    child.read_until("selfplay:")
-    time.sleep(1.0)
-    start = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, shown = child.finish()
-    assert time.monotonic() - start < 10
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    assert "stopped by Ctrl-C after 0 of 50 games" in out
-
-
-def test_ctrl_c_during_solved_writes_nothing(tmp_path):
-    child = TerminalChild(CATENA + ["solved", "--sizes", "1", "2", "3", "3", "3", "--out", "values.md"], tmp_path)
-    child.read_until("side 3")
-    child.send_signal(signal.SIGINT)
-    out, shown = child.finish()
-    assert child.returncode == 130 and "Traceback" not in shown, shown
-    assert out == "stopped by Ctrl-C: values.md not written\n" and not (tmp_path / "values.md").exists()
