@@ -543,7 +543,7 @@ def _solved(args) -> int:
 
 
 def _bench_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--quick", action="store_true", help="fewer games: a smoke test (about 15 s)")
+    parser.add_argument("--quick", action="store_true", help="fewer games and iterations: a smoke test (about 5 s)")
 
 
 def _bench(args) -> int:

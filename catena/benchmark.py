@@ -187,7 +187,7 @@ def _measure(quick: bool, callgrind: Optional[PlacementCosts], repeat: int, put,
             f"{perft_rate(midgame(size), depth, repeat) / 1e6:.1f} M (d{depth})")
         put("position size (bytes)", size, str(position_bytes(size)))
         step(f"side {size}")
-    its = 20_000 if quick else 100_000
+    its = 4_000 if quick else 100_000
     for size in (4, 6, 10):
         put("MCTS+RAVE iterations/s, 1 thread", size, f"{mcts_rate(size, its):,.0f}")
         put("MCTS+RAVE iterations/s, 2 threads", size, f"{mcts_rate(size, its, threads=2):,.0f}")

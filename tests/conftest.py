@@ -9,6 +9,8 @@ import os
 import signal
 import threading
 
+import pytest
+
 # Tests send Ctrl-C (SIGINT) to child processes.  A test run started in the background of a
 # non-interactive shell inherits SIGINT as ignored, and so would every child it starts, which
 # would then never see the Ctrl-C.  A handler (unlike "ignored") is reset to the default in a
@@ -204,3 +206,19 @@ def position_state(pos):
 def state_changes(before, after):
     """{name: (before, after)} of what differs between two :func:`position_state` results."""
     return {name: (before[name], after[name]) for name in before if before[name] != after[name]}
+
+
+@pytest.fixture
+def stubbed_bench(monkeypatch):
+    """catena.benchmark with every measurement answering at once (1 of everything), for the
+    tests of its table and progress; the README's `bench --quick` runs the real ones."""
+    from catena import benchmark
+    monkeypatch.setattr(benchmark, "playout_rates", lambda size, games, repeat: dict.fromkeys(
+        ("playouts_wall", "playouts_cpu", "placements_wall", "placements_cpu"), 1.0))
+    monkeypatch.setattr(benchmark, "perft_rate", lambda pos, depth, repeat=3: 1.0)
+    monkeypatch.setattr(benchmark, "mcts_rate", lambda *args, **kwargs: 1.0)
+    monkeypatch.setattr(benchmark, "solver_rate", lambda size, limit: 1.0)
+    monkeypatch.setattr(benchmark, "python_call_costs", lambda number: dict.fromkeys(
+        ("legal_moves", "push_pop", "copy"), 1.0))
+    monkeypatch.setattr(benchmark, "signature", lambda: {"perft_nodes": 1, "placements": 2})
+    return benchmark

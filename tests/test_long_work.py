@@ -98,15 +98,7 @@ def test_selfplay_progress(tmp_path):
     assert "3/3" in shown and "P1 " in shown
 
 
-def test_bench_progress_counts_every_step(monkeypatch, capsys):
-    monkeypatch.setattr(benchmark, "playout_rates", lambda size, games, repeat: dict.fromkeys(
-        ("playouts_wall", "playouts_cpu", "placements_wall", "placements_cpu"), 1.0))
-    monkeypatch.setattr(benchmark, "perft_rate", lambda pos, depth, repeat=3: 1.0)
-    monkeypatch.setattr(benchmark, "mcts_rate", lambda *args, **kwargs: 1.0)
-    monkeypatch.setattr(benchmark, "solver_rate", lambda size, limit: 1.0)
-    monkeypatch.setattr(benchmark, "python_call_costs", lambda number: dict.fromkeys(
-        ("legal_moves", "push_pop", "copy"), 1.0))
-    monkeypatch.setattr(benchmark, "signature", lambda: {"perft_nodes": 1, "placements": 2})
+def test_bench_progress_counts_every_step(stubbed_bench, capsys):
     lines = []
     benchmark.report(quick=True, callgrind=lambda size, playouts: None, out=lines.append, progress=True)
     err = capsys.readouterr().err

@@ -16,7 +16,9 @@ def test_signature_totals_are_unchanged():
     assert signature() == EXPECTED
 
 
-def test_report_prints_every_row():
+def test_report_prints_every_row(stubbed_bench):
+    """The table's rows and columns (the README's `bench --quick`, run by
+    tests/test_readme_commands.py, makes the measurements themselves)."""
     lines = []
     report(quick=True, out=lines.append)
     text = "\n".join(lines)
