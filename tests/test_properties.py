@@ -93,11 +93,22 @@ def play(game):
     return pos
 
 
+@lru_cache(maxsize=None)
+def ref_cells(size):
+    """The reference's cells in index order, and the index of each."""
+    cells = ref._cells(size)
+    return cells, {cell: i for i, cell in enumerate(cells)}
+
+
+@lru_cache(maxsize=None)
+def name_index(size):
+    return {name: i for i, name in enumerate(catena.cells(size))}
+
+
 def groups_of(board, size):
     """The groups of stones (R4) as lists of cell indices, by tests/reference.py's flood fill
     (its cells come in catena's index order: test_differential checks the names agree)."""
-    cells = ref._cells(size)
-    index = {cell: i for i, cell in enumerate(cells)}
+    cells, index = ref_cells(size)
     stones = {cells[i] for i, colour in enumerate(board) if colour}
     return [sorted(index[cell] for cell in group) for group in ref._groups(size, stones)]
 
@@ -107,7 +118,7 @@ def check_ribbons(pos, ctx):
     size = pos.size
     names = catena.cells(size)
     nbs = nb_table(size)
-    board = [int(v) for v in pos.to_array()]
+    board = pos.to_array().tolist()
     assert len(board) == len(names), ctx
     groups = groups_of(board, size)
     for group in groups:
@@ -118,7 +129,7 @@ def check_ribbons(pos, ctx):
             f"a group with a cycle (R5): {[names[c] for c in group]}", ctx)
     ribbons = pos.ribbons()
     assert sorted(sorted(r.cells) for r in ribbons) == sorted(sorted(names[c] for c in g) for g in groups), ctx
-    index = {n: i for i, n in enumerate(names)}
+    index = name_index(size)
     for r in ribbons:
         cells = [index[c] for c in r.cells]
         assert r.length == len(cells) == len(set(cells)), (r, ctx)
