@@ -728,8 +728,8 @@ def test_ctrl_c_while_ray_starts_stops_cleanly_and_leaves_nothing(tmp_path):
             os.kill(leftover, signal.SIGKILL)
 
 
-@needs_ray
-def test_cli_solve_and_selfplay_on_ray(tmp_path):
+def test_cli_solve_and_selfplay_on_ray(local_ray, tmp_path):
+    """solve starts a Ray of its own; selfplay joins the running one by its address."""
     solved = subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", "B2", "C3",
                              "--ray", "--workers", "2", "--threads", "2"], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300)
@@ -739,7 +739,8 @@ def test_cli_solve_and_selfplay_on_ray(tmp_path):
     pos.push("C3")
     assert f"value {catena.solve(pos).value:+g}" in solved.stdout
     played = subprocess.run([sys.executable, "-m", "catena", "selfplay", "--size", "2", "--games", "2",
-                             "--iterations", "30", "--seed", "1", "--out", "games", "--ray", "--workers", "2"],
+                             "--iterations", "30", "--seed", "1", "--out", "games",
+                             "--ray", local_ray.get_runtime_context().gcs_address, "--workers", "2"],
                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert played.returncode == 0, played.stderr
     assert "2 games" in played.stdout and len(list((tmp_path / "games").iterdir())) == 2
