@@ -17,6 +17,16 @@ import pytest
 # child at exec, so installing Python's own handler here gives every child a normal Ctrl-C.
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def child_env():
+    """The environment of a child Python that must import this checkout's catena (the one
+    under test), whatever is installed."""
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+
+
 _WINNER_SIGN = {"black": 1, "white": -1, None: 0}
 
 

@@ -12,16 +12,16 @@ import sys
 
 import pytest
 
+from conftest import child_env
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 EXAMPLES = int(os.environ.get("CATENA_FUZZ_EXAMPLES", "300"))
 BATCHES = int(os.environ.get("CATENA_FUZZ_BATCHES", "4"))
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_fuzz_batch_ends_cleanly(batch):
-    path = os.environ.get("PYTHONPATH")
-    env = dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+    env = child_env()
     try:
         proc = subprocess.run([sys.executable, os.path.join(HERE, "_fuzz_child.py"), str(batch), str(EXAMPLES)],
                               capture_output=True, text=True, timeout=60 + EXAMPLES, env=env)
@@ -42,8 +42,7 @@ def test_atheris_drives_the_same_calls(tmp_path):
     take past the 2 GB limit (test_analysis: about 5 GB), so the child "ran out of memory"
     at its first check whenever it ran longer than a second."""
     pytest.importorskip("atheris")
-    path = os.environ.get("PYTHONPATH")
-    env = dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+    env = child_env()
     proc = subprocess.run([sys.executable, os.path.join(HERE, "_fuzz_child.py"), "--atheris", "-runs=300",
                            "-rss_limit_mb=0", f"-artifact_prefix={tmp_path}{os.sep}"],
                           capture_output=True, text=True, timeout=300, env=env)

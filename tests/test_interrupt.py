@@ -24,7 +24,7 @@ import pytest
 import catena
 from catena._interrupt import run_interruptibly
 
-from conftest import TerminalChild
+from conftest import TerminalChild, child_env
 
 CATENA = [sys.executable, "-m", "catena"]
 
@@ -181,6 +181,59 @@ def test_ctrl_c_stops_the_solver_with_valid_bounds():
     assert not result.solved and result.stopped_by == "interrupt" and result.nodes > 0
     assert result.lower is None or result.upper is None or result.lower <= result.upper
     assert catena.solve(catena.Position(size=2)).value == 2.5
+
+
+INTERRUPTED_CHILD = """
+import sys, catena
+which, size = sys.argv[1], int(sys.argv[2])
+pos = catena.Position(size=size)
+pos.push(catena.cells(size)[size])
+def observed(pos):
+    return (pos.zobrist, pos.ply, [str(m) for m in pos.legal_moves()], pos.to_array().tolist())
+before = observed(pos)
+print("ready", flush=True)
+try:
+    if which == "perft":
+        catena.perft(pos, 9)                       # hours of work
+    else:
+        catena.random_playouts(pos, 10 ** 12, seed=1)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+assert observed(pos) == before and pos._consistency_errors() == []
+pos.push(pos.legal_moves()[0]); pos.pop()
+print("unchanged", flush=True)
+"""
+
+
+@pytest.mark.parametrize("which", ["perft", "playouts"])
+@pytest.mark.parametrize("size", [3, 10])
+def test_ctrl_c_stops_perft_and_playouts_promptly(which, size):
+    """SIGINT to a child deep in perft or random_playouts: it stops within seconds (the
+    check runs every few tens of milliseconds; the bound here is loose for busy machines)
+    and the position is unchanged."""
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_CHILD, which, str(size)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+    deadline = threading.Timer(60, child.kill)          # a child that ignores Ctrl-C fails, not hangs
+    deadline.start()
+    try:
+        assert child.stdout.readline() == "ready\n"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        first = child.stdout.readline()
+        latency = time.monotonic() - sent
+        second = child.stdout.readline()        # (communicate() would miss lines readline buffered)
+        child.wait()
+        err = child.stderr.read()
+    finally:
+        deadline.cancel()
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert first == "interrupted\n", f"no clean stop after Ctrl-C: {first!r} {err}"
+    assert second == "unchanged\n" and child.returncode == 0, err
+    assert latency < 5.0, f"Ctrl-C took {latency:.2f} s to stop {which}"
 
 
 # ---------------------------------------------------------------- the commands: exit status 130 and one line

@@ -1,5 +1,6 @@
 """No crash, no hang: the four faults of issue 9 as scripts run in child processes, the
-thread-safety contract (docs/robustness.md), and Ctrl-C during perft and random playouts.
+thread-safety contract (docs/robustness.md).  (Ctrl-C during perft and random playouts:
+tests/test_interrupt.py.)
 
 A reproducer must end cleanly: exit status 0 (a clear Python exception, caught and
 checked by the script, counts as clean), within its time limit.  A segfault or a
@@ -7,9 +8,7 @@ hang fails the test instead of killing the test run.
 """
 
 import copy
-import os
 import pickle
-import signal
 import subprocess
 import sys
 import textwrap
@@ -21,12 +20,7 @@ import pytest
 import catena
 from catena import MCTS, Position
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def child_env():
-    path = os.environ.get("PYTHONPATH")
-    return dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+from conftest import child_env
 
 
 def run_script(code, timeout=60):
@@ -269,61 +263,6 @@ def test_a_position_shared_by_threads_never_breaks():
     for move in pos.move_stack:
         replay.push(move)
     assert replay == pos
-
-
-# ---------------------------------------------------------------- Ctrl-C during perft and random playouts
-
-INTERRUPTED_CHILD = """
-import sys, catena
-which, size = sys.argv[1], int(sys.argv[2])
-pos = catena.Position(size=size)
-pos.push(catena.cells(size)[size])
-def observed(pos):
-    return (pos.zobrist, pos.ply, [str(m) for m in pos.legal_moves()], pos.to_array().tolist())
-before = observed(pos)
-print("ready", flush=True)
-try:
-    if which == "perft":
-        catena.perft(pos, 9)                       # hours of work
-    else:
-        catena.random_playouts(pos, 10 ** 12, seed=1)
-    print("finished", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-assert observed(pos) == before and pos._consistency_errors() == []
-pos.push(pos.legal_moves()[0]); pos.pop()
-print("unchanged", flush=True)
-"""
-
-
-@pytest.mark.parametrize("which", ["perft", "playouts"])
-@pytest.mark.parametrize("size", [3, 10])
-def test_ctrl_c_stops_perft_and_playouts_promptly(which, size):
-    """SIGINT to a child deep in perft or random_playouts: it stops within seconds (the
-    check runs every few tens of milliseconds; the bound here is loose for busy machines)
-    and the position is unchanged."""
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_CHILD, which, str(size)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
-    deadline = threading.Timer(60, child.kill)          # a child that ignores Ctrl-C fails, not hangs
-    deadline.start()
-    try:
-        assert child.stdout.readline() == "ready\n"
-        time.sleep(0.5)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        first = child.stdout.readline()
-        latency = time.monotonic() - sent
-        second = child.stdout.readline()        # (communicate() would miss lines readline buffered)
-        child.wait()
-        err = child.stderr.read()
-    finally:
-        deadline.cancel()
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert first == "interrupted\n", f"no clean stop after Ctrl-C: {first!r} {err}"
-    assert second == "unchanged\n" and child.returncode == 0, err
-    assert latency < 5.0, f"Ctrl-C took {latency:.2f} s to stop {which}"
 
 
 # ---------------------------------------------------------------- command line: bad numbers refused up front

@@ -3,7 +3,6 @@ script in-process, and as a child process on a pseudo-terminal for Ctrl-C, Ctrl-
 and readline's line editing."""
 
 import io
-import os
 import sys
 import time
 
@@ -13,8 +12,9 @@ import catena
 from catena.players import MCTSPlayer
 from catena.terminal import TerminalGame
 
+from conftest import child_env
+
 pexpect = pytest.importorskip("pexpect")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def play(lines, human="P1", iterations=200, **game):
@@ -74,7 +74,7 @@ def test_hint_for_the_opening_stone_of_a_no_komi_game():
 
 
 def spawn(args, cwd):
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = child_env()
     return pexpect.spawn(sys.executable, ["-m", "catena", "play", *args], cwd=str(cwd), env=env,
                          encoding="utf-8", timeout=60)
 
