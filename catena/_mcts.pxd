@@ -3,11 +3,13 @@
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from catena._position cimport PosState
+from catena._prior cimport PriorTables
 from catena._rng cimport Rng
 
 cdef enum:
     PROVEN_DRAW = 3          # Node.proven: 0 unknown, BLACK or WHITE wins, or a draw
     SOLVER_TRIED = 1         # Node.flags: the exact solver was run on this node's position
+    PRIOR_SET = 2            # Node.flags: its children have their prior
 
 ctypedef struct Node:
     int32_t first_child      # arena index of the first child, -1 until expanded
@@ -26,6 +28,8 @@ ctypedef struct Node:
     float amaf_value         # RAVE: their rewards for the mover
     int32_t lower            # Score Bounded MCTS: proven bounds on Black's final margin under
     int32_t upper            # best play (solver units); lower == upper: the node is solved
+    float prior              # the learned prior's probability of the move among its siblings
+                             # (0 until the parent has PRIOR_SET)
 
 ctypedef struct Tree:
     Node* nodes              # the arena; nodes[0] is the root
@@ -59,6 +63,11 @@ ctypedef struct Tree:
     double root_share        # the share of a search's solver allowance a middlegame root solve gets
     bint solves_root         # this tree solves middlegame roots (the first tree: the other
                              # threads search meanwhile, and one table is enough)
+    double prior_weight      # weight of the learned prior's progressive bias; 0 turns it off
+    const float* prior_weights   # the prior's feature weights (NULL while it is off)
+    const PriorTables* prior_tables  # its per-cell tables of this side
+    int root_last            # the last two moves before the root (NO_MOVE if none): the
+    int root_before          # prior's features at the root and just below
     int64_t solver_calls     # statistics: solver runs and their nodes
     int64_t solver_nodes
 

@@ -236,6 +236,37 @@ def test_probabilities_are_a_distribution():
     assert abs(sum(p.values()) - 1) < 1e-9 and min(p.values()) > 0
 
 
+# ---------------------------------------------------------------- the prior in the search
+
+
+@pytest.mark.parametrize("bad", [-0.1, 101, float("nan"), "1", None])
+def test_bad_prior_weights_raise(bad):
+    with pytest.raises((ValueError, TypeError)):
+        catena.MCTS(prior_weight=bad)
+
+
+def test_prior_weight_survives_a_copy():
+    import copy
+    assert copy.copy(catena.MCTS(seed=1, prior_weight=2.5)).prior_weight == 2.5
+
+
+def test_a_heavy_prior_sends_the_visits_to_its_favourite_moves():
+    pos = random_position(6, 21, plies=30)
+    probability = _prior.probabilities(pos)
+    ranked = sorted(probability, key=probability.get)
+    top, bottom = ranked[-5:], ranked[:5]
+
+    def visits(weight):
+        result = catena.MCTS(seed=1, exact_cells=0, prior_weight=weight).search(pos, iterations=3000)
+        by_index = {m.index: n for m, n in result.visits.items()}
+        return sum(by_index[m] for m in top), sum(by_index[m] for m in bottom)
+
+    plain_top, _ = visits(0)
+    heavy_top, heavy_bottom = visits(100)
+    assert heavy_top > 2 * heavy_bottom
+    assert heavy_top > 1.5 * plain_top
+
+
 # ---------------------------------------------------------------- python -m catena train-prior
 
 
