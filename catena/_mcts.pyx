@@ -624,7 +624,8 @@ cdef class MCTS:
     parallelism and RAVE.
 
     ``MCTS(seed=None, c=..., threads=1, rave=True, rave_k=300, expand_visits=1,
-    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85)``.  Ctrl-C ends a
+    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
+    prior_weight=0)``.  Ctrl-C ends a
     search early and returns what it found.  ``c`` is the UCT exploration
     constant (default 0.25 with RAVE, 0.7 without).  With a seed and an
     iteration budget a search is reproducible; each thread searches its own
@@ -654,6 +655,13 @@ cdef class MCTS:
     ``root_solve_share`` of it (0 turns this off), in slices that keep to the time
     budget; a solved root is played exactly and ends the search, an unsolved one
     leaves the rest to the playouts.
+
+    The learned move prior (:mod:`catena.prior`, the weights shipped in the package):
+    ``prior_weight`` > 0 adds ``prior_weight * P / (visits + 1)`` to a child's score in
+    selection (a progressive bias), P the prior's probability of its move among its
+    siblings, set when the parent is visited the 8th time (the root at once).  It costs
+    4 to 10% of the iterations a second and has not shown a gain yet
+    (docs/strength.md), so it is off by default.
 
     >>> import catena
     >>> mcts = catena.MCTS(seed=1)

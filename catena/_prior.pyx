@@ -5,8 +5,9 @@ A candidate move of the side to move gets one feature in each of seven groups:
 
 0. its neighbourhood: each of the six neighbours off the board, empty and legal, empty
    and illegal, an own stone or an opponent's, up to the board's twelve symmetries;
-1. the ribbon it makes: how many stones it touches (0, 1 or 2) and the mover's lead in
-   stones of that ribbon afterwards (<= -2, -1, 0, +1, >= +2);
+1. the ribbon it makes: how many stones it touches (0, 1 or 2), its length afterwards
+   (1, 2-3, 4-5, 6-8, 9 or more) and the mover's lead in stones of it (-3 or less to +3
+   or more);
 2. the claims it makes: none, or the mover's gain in bounded stones (R11-R12) in seven
    buckets;
 3. the legal cells it takes away (1 to 8 or more, in seven buckets), or that it ends
@@ -39,7 +40,7 @@ _DIR_COLUMN[:] = [1, 1, 0, -1, -1, 0]
 _DIR_ROW[:] = [0, 1, 1, 0, -1, -1]
 
 cdef enum:
-    RIBBON_VALUES = 15       # stones touched (3) x the mover's lead afterwards (5)
+    RIBBON_VALUES = 105      # stones touched (3) x length afterwards (5) x the mover's lead (7)
     CLAIM_VALUES = 8         # no claim, then seven buckets of the mover's bounded gain
     TAKEN_VALUES = 8         # seven buckets of legal cells taken away, then: ends the game
     LAST_VALUES = 5          # none, touches the last, the one before, both; two from the last
@@ -143,6 +144,12 @@ cdef const PriorTables* prior_tables_for(int size) except NULL:
     return t
 
 
+cdef inline int _length_bucket(int length) noexcept nogil:
+    if length <= 5:
+        return length // 2                     # 1; 2-3; 4-5
+    return 3 if length <= 8 else 4
+
+
 cdef inline int _bucket_claim(int gain) noexcept nogil:
     if gain <= -6:
         return 1
@@ -191,8 +198,8 @@ cdef void move_features(PosState* p, const PriorTables* tables, int move, int la
         code += state * power
         power *= 5
     out[0] = _PATTERN_CLASS[code]
-    lead = max(-2, min(2, 2 * own - length))
-    out[1] = _OFFSET[1] + touched * 5 + lead + 2
+    lead = max(-3, min(3, 2 * own - length))
+    out[1] = _OFFSET[1] + (touched * 5 + _length_bucket(length)) * 7 + lead + 3
     make_move_solver_key_only(p, move, &u, cells)
     taken = nlegal - p.h.nlegal
     if p.h.over:
