@@ -230,6 +230,21 @@ def test_the_shipped_file_loads_with_the_layout(tmp_path):
         prior.read_weights(str(path))
 
 
+def test_the_wheel_and_the_sdist_carry_the_weights():
+    import pathlib
+    try:
+        import tomllib
+    except ImportError:                  # Python 3.10: pytest brings tomli there
+        import tomli as tomllib
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "catena.data" in setuptools["packages"]
+    assert "*.npz" in setuptools["package-data"]["catena.data"]
+    assert "catena/data/*.npz" in (root / "MANIFEST.in").read_text()
+    assert (root / "catena" / "data" / prior.SHIPPED).stat().st_size <= 1 << 20
+
+
 def test_probabilities_are_a_distribution():
     pos = random_position(5, 11, plies=15)
     p = _prior.probabilities(pos)
