@@ -17,7 +17,10 @@ ctypedef struct Node:
     uint16_t move            # the move from the parent (cell index or the button; NO_MOVE at the root)
     uint8_t mover            # colour that played it (0 at the root)
     uint8_t proven           # 0 unknown, else the winner under best play (read from the bounds)
-    uint8_t flags            # SOLVER_TRIED
+    uint8_t flags            # SOLVER_TRIED, PRIOR_SET
+    uint8_t prior            # the learned prior's probability of the move among its siblings, as
+                             # 255 * its square root, rounded (in the record's padding byte; 0 until
+                             # the parent has PRIOR_SET)
     uint32_t visits
     float value              # sum of rewards for the mover: 1 a win, 0.5 a draw
     float score              # mean final margin of the visits, Black minus White (solver units:
@@ -28,8 +31,6 @@ ctypedef struct Node:
     float amaf_value         # RAVE: their rewards for the mover
     int32_t lower            # Score Bounded MCTS: proven bounds on Black's final margin under
     int32_t upper            # best play (solver units); lower == upper: the node is solved
-    float prior              # the learned prior's probability of the move among its siblings
-                             # (0 until the parent has PRIOR_SET)
 
 ctypedef struct Tree:
     Node* nodes              # the arena; nodes[0] is the root

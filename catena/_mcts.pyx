@@ -212,7 +212,7 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
             q = (1.0 - beta) * q + beta * a
         score = q + ch.utility + explore * _inv_sqrt(ch.visits)
         if prior:                                 # progressive bias (Chaslot et al., 2008)
-            score += t.prior_weight * ch.prior / (ch.visits + 1.0)
+            score += t.prior_weight * (ch.prior * ch.prior * (1.0 / 65025)) / (ch.visits + 1.0)
         if score > best_score:
             best_score = score
             best = i
@@ -230,20 +230,20 @@ cdef void _set_priors(Tree* t, Node* n, PosState* p, int last, int before) noexc
     of their features' weights."""
     cdef Node* children = &t.nodes[n.first_child]
     cdef int32_t features[NGROUPS]
+    cdef float strength[MAX_MOVES]
     cdef int i, g
-    cdef float strength, top = -INFINITY, total = 0
+    cdef float top = -INFINITY, total = 0
     for i in range(n.nchildren):
         move_features(p, t.prior_tables, children[i].move, last, before, features)
-        strength = 0
+        strength[i] = 0
         for g in range(NGROUPS):
-            strength += t.prior_weights[features[g]]
-        children[i].prior = strength
-        top = max(top, strength)
+            strength[i] += t.prior_weights[features[g]]
+        top = max(top, strength[i])
     for i in range(n.nchildren):
-        children[i].prior = exp(children[i].prior - top)
-        total += children[i].prior
+        strength[i] = exp(strength[i] - top)
+        total += strength[i]
     for i in range(n.nchildren):
-        children[i].prior /= total
+        children[i].prior = <uint8_t>(255.0 * sqrt(strength[i] / total) + 0.5)
     n.flags |= PRIOR_SET
 
 
@@ -660,7 +660,7 @@ cdef class MCTS:
     ``prior_weight`` > 0 adds ``prior_weight * P / (visits + 1)`` to a child's score in
     selection (a progressive bias), P the prior's probability of its move among its
     siblings, set when the parent is visited the 8th time (the root at once).  It costs
-    4 to 10% of the iterations a second and has not shown a gain yet
+    7 to 12% of the iterations a second and has not shown a gain yet
     (docs/strength.md), so it is off by default.
 
     >>> import catena
