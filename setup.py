@@ -64,7 +64,7 @@ with open(STAMP, "w") as handle:
 
 macros = [("CATENA_PORTABLE", "1")] if PORTABLE else []
 extensions = [Extension(f"catena.{name}", [f"catena/{name}.pyx"], define_macros=macros)
-              for name in ("_geometry", "_position", "_position_setup", "_mcts", "_solver")]
+              for name in ("_geometry", "_position", "_position_setup", "_prior", "_mcts", "_solver")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=previous != BUILD),
       cmdclass={"build_ext": BuildCore})

@@ -19,7 +19,7 @@ import time
 import warnings
 
 import catena
-from catena import gtp, match
+from catena import gtp, match, prior
 from catena._geometry import check_size
 from catena._interrupt import noting_ctrl_c, sigterm_as_ctrl_c
 from catena._validate import integer, optional_integer, optional_real
@@ -647,6 +647,8 @@ COMMANDS = {    # name: (help, its arguments, what runs it)
               _serve_arguments, _serve),
     "gtp": ("a GTP engine on standard input and output (docs/gtp.md)", gtp.add_arguments, gtp.main),
     "match": ("two engines over an opening suite: Elo and SPRT", match.add_arguments, match.main),
+    "train-prior": ("fit the search's move prior on seeded self-play (docs/strength.md)",
+                    prior.add_arguments, prior.main),
 }
 
 

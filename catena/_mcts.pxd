@@ -3,11 +3,13 @@
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from catena._position cimport PosState
+from catena._prior cimport PriorTables
 from catena._rng cimport Rng
 
 cdef enum:
     PROVEN_DRAW = 3          # Node.proven: 0 unknown, BLACK or WHITE wins, or a draw
     SOLVER_TRIED = 1         # Node.flags: the exact solver was run on this node's position
+    PRIOR_SET = 2            # Node.flags: its children have their prior
 
 ctypedef struct Node:
     int32_t first_child      # arena index of the first child, -1 until expanded
@@ -15,7 +17,10 @@ ctypedef struct Node:
     uint16_t move            # the move from the parent (cell index or the button; NO_MOVE at the root)
     uint8_t mover            # colour that played it (0 at the root)
     uint8_t proven           # 0 unknown, else the winner under best play (read from the bounds)
-    uint8_t flags            # SOLVER_TRIED
+    uint8_t flags            # SOLVER_TRIED, PRIOR_SET
+    uint8_t prior            # the learned prior's probability of the move among its siblings, as
+                             # 255 * its square root, rounded (in the record's padding byte; 0 until
+                             # the parent has PRIOR_SET)
     uint32_t visits
     float value              # sum of rewards for the mover: 1 a win, 0.5 a draw
     float score              # mean final margin of the visits, Black minus White (solver units:
@@ -59,6 +64,11 @@ ctypedef struct Tree:
     double root_share        # the share of a search's solver allowance a middlegame root solve gets
     bint solves_root         # this tree solves middlegame roots (the first tree: the other
                              # threads search meanwhile, and one table is enough)
+    double prior_weight      # weight of the learned prior's progressive bias; 0 turns it off
+    const float* prior_weights   # the prior's feature weights (NULL while it is off)
+    const PriorTables* prior_tables  # its per-cell tables of this side
+    int root_last            # the last two moves before the root (NO_MOVE if none): the
+    int root_before          # prior's features at the root and just below
     int64_t solver_calls     # statistics: solver runs and their nodes
     int64_t solver_nodes
 

@@ -15,11 +15,12 @@ class MCTS:
     score_weight: float
     exact_cells: int
     root_solve_share: float
+    prior_weight: float
     def __init__(self, seed: Optional[int] = None, c: Optional[float] = None, threads: int = 1,
                  rave: bool = True, rave_k: float = 300.0, expand_visits: int = 1,
                  tree_nodes: int = 2_000_000, score_weight: float = 0.2,
                  exact_cells: int = 14, *, root_solve_share: float = 0.85,
-                 max_nodes: Optional[int] = None) -> None: ...
+                 prior_weight: float = 0.0, max_nodes: Optional[int] = None) -> None: ...
     @property
     def max_nodes(self) -> int: ...
     def search(self, pos: Position, iterations: Optional[int] = None,

@@ -8,7 +8,7 @@ playout and backs the result up; all of it runs in C without the GIL.  Nodes
 live in one preallocated arena; a node's children are contiguous.
 """
 
-from libc.math cimport INFINITY, fabs, log, pow, sqrt
+from libc.math cimport INFINITY, exp, fabs, log, pow, sqrt
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
@@ -18,6 +18,7 @@ from catena._geometry cimport MAX_MOVES
 from catena._position cimport (BLACK, WHITE, MAX_LIST, SCORING_LONGEST, PosState, Position, Result,
                                Undo, final_result, gen_moves, is_legal_move, make_move, play_move,
                                pos_alloc, pos_bytes, pos_copy, random_playout)
+from catena._prior cimport NGROUPS, move_features, prior_tables_for, prior_weights
 from catena._rng cimport rng_below, rng_seed
 from catena._solver cimport EXACT_UNBOUNDED, exact_free, exact_new, exact_solve
 
@@ -28,6 +29,7 @@ import warnings
 
 from catena.errors import CatenaError, IllegalMoveError
 from catena._interrupt import run_interruptibly
+from catena._prior import last_moves
 from catena._validate import integer, optional_integer, optional_real, real, renamed, seed as checked_seed
 from catena.results import SearchResult
 
@@ -50,6 +52,9 @@ cdef enum:
     ROOT_NODES_AT_21 = 1000000   # _root_nodes_needed
     ROOT_SLICE_NODES = 200000    # the middlegame root solve looks at the clock this often
     ROOT_TABLE_LOG2 = 19         # the middlegame root solver's table: 2**19 buckets (32 MB)
+    PRIOR_VISITS = 8             # a node's children get the learned prior at its 8th visit (the
+                                 # root at once): the features of every child cost about as much
+                                 # as a playout, so most leaves, visited once, never pay for them
 
 # The middlegame root solve (its share of the budget is MCTS(root_solve_share=)):
 cdef double ROOT_AFTER = 0.1       # share of the budget searched first, for the solver's first guess
@@ -131,6 +136,7 @@ cdef void _init_node(Node* n, int move, int mover, int32_t bound) noexcept nogil
     n.amaf_value = 0
     n.lower = -bound
     n.upper = bound
+    n.prior = 0
 
 
 cdef bint _expand(Tree* t, Node* n, PosState* p) noexcept nogil:
@@ -183,7 +189,7 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
     cdef int i, best = -1, mover = children[0].mover
     cdef double score, best_score = -INFINITY, q, a, beta
     cdef double explore = t.c * sqrt(log(n.visits + 1.0))
-    cdef bint rave = t.rave_k > 0, points = t.score_weight > 0
+    cdef bint rave = t.rave_k > 0, points = t.score_weight > 0, prior = n.flags & PRIOR_SET
     cdef bint prune = points and (n.lower > -t.bound or n.upper < t.bound)   # n has a bound
     cdef double sign = 1.0 if mover == BLACK else -1.0
     cdef Node* ch
@@ -205,6 +211,8 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
             beta = _beta(t, ch.visits)
             q = (1.0 - beta) * q + beta * a
         score = q + ch.utility + explore * _inv_sqrt(ch.visits)
+        if prior:                                 # progressive bias (Chaslot et al., 2008)
+            score += t.prior_weight * (ch.prior * ch.prior * (1.0 / 65025)) / (ch.visits + 1.0)
         if score > best_score:
             best_score = score
             best = i
@@ -214,6 +222,29 @@ cdef int32_t _select(Tree* t, Node* n) noexcept nogil:
             if sign * children[i].lower > sign * children[best].lower:
                 best = i
     return n.first_child + best
+
+
+cdef void _set_priors(Tree* t, Node* n, PosState* p, int last, int before) noexcept nogil:
+    """Give ``n``'s children (``p`` is ``n``'s position; ``last`` and ``before`` the two
+    moves that led to it) the learned prior's probabilities: the softmax of the sums
+    of their features' weights."""
+    cdef Node* children = &t.nodes[n.first_child]
+    cdef int32_t features[NGROUPS]
+    cdef float strength[MAX_MOVES]
+    cdef int i, g
+    cdef float top = -INFINITY, total = 0
+    for i in range(n.nchildren):
+        move_features(p, t.prior_tables, children[i].move, last, before, features)
+        strength[i] = 0
+        for g in range(NGROUPS):
+            strength[i] += t.prior_weights[features[g]]
+        top = max(top, strength[i])
+    for i in range(n.nchildren):
+        strength[i] = exp(strength[i] - top)
+        total += strength[i]
+    for i in range(n.nchildren):
+        children[i].prior = <uint8_t>(255.0 * sqrt(strength[i] / total) + 0.5)
+    n.flags |= PRIOR_SET
 
 
 cdef bint _bounds_from_children(Tree* t, Node* n) noexcept nogil:
@@ -391,6 +422,12 @@ cdef void _iterate(Tree* t) noexcept nogil:
                 break
             if not _expand(t, n, p):
                 break
+        if (t.prior_weights != NULL and not n.flags & PRIOR_SET
+                and (depth == 0 or n.visits >= PRIOR_VISITS)):
+            _set_priors(t, n, p,
+                        n.move if depth > 0 else t.root_last,
+                        (t.nodes[path[depth - 1]].move if depth > 1 else t.root_last) if depth > 0
+                        else t.root_before)
         ci = _select(t, n)
         ch = &t.nodes[ci]
         if rave:
@@ -539,6 +576,8 @@ cdef class _TreeHandle:
                 if self.t.nodes[root.first_child + i].move == move:
                     child = root.first_child + i
         make_move(self.t.root_state, move, &u, cells)
+        self.t.root_before = self.t.root_last
+        self.t.root_last = move
         if child < 0:
             self.t.size = 1
             _init_node(&self.t.nodes[0], NO_MOVE, 0, self.t.bound)
@@ -585,7 +624,8 @@ cdef class MCTS:
     parallelism and RAVE.
 
     ``MCTS(seed=None, c=..., threads=1, rave=True, rave_k=300, expand_visits=1,
-    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85)``.  Ctrl-C ends a
+    tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
+    prior_weight=0)``.  Ctrl-C ends a
     search early and returns what it found.  ``c`` is the UCT exploration
     constant (default 0.25 with RAVE, 0.7 without).  With a seed and an
     iteration budget a search is reproducible; each thread searches its own
@@ -616,6 +656,13 @@ cdef class MCTS:
     budget; a solved root is played exactly and ends the search, an unsolved one
     leaves the rest to the playouts.
 
+    The learned move prior (:mod:`catena.prior`, the weights shipped in the package):
+    ``prior_weight`` > 0 adds ``prior_weight * P / (visits + 1)`` to a child's score in
+    selection (a progressive bias), P the prior's probability of its move among its
+    siblings, set when the parent is visited the 8th time (the root at once).  It costs
+    7 to 12% of the iterations a second and has not shown a gain yet
+    (docs/strength.md), so it is off by default.
+
     >>> import catena
     >>> mcts = catena.MCTS(seed=1)
     >>> result = mcts.search(catena.Position(size=3), iterations=10_000)
@@ -634,11 +681,12 @@ cdef class MCTS:
     cdef readonly double score_weight
     cdef readonly int exact_cells
     cdef readonly double root_solve_share
+    cdef readonly double prior_weight
     cdef bint _busy                # a search runs: the object belongs to the thread running it
 
     def __init__(self, seed=None, c=None, threads=1, rave=True, rave_k=300.0, expand_visits=1,
                  tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
-                 max_nodes=None):
+                 prior_weight=0.0, max_nodes=None):
         self._check_idle("be re-initialised")
         tree_nodes = renamed(tree_nodes, "tree_nodes", 2_000_000, max_nodes, "max_nodes", "MCTS")
         self.seed = checked_seed(seed)
@@ -651,6 +699,7 @@ cdef class MCTS:
         self.c = (0.25 if self.rave else 0.7) if c is None else real(c, "c", minimum=0)
         self.score_weight = real(score_weight, "score_weight", 0, 100)
         self.root_solve_share = real(root_solve_share, "root_solve_share", 0, 0.9)
+        self.prior_weight = real(prior_weight, "prior_weight", 0, 100)
         self._trees = []
         self._position = None
 
@@ -675,6 +724,11 @@ cdef class MCTS:
         tree.t.root_nodes = ROOT_SOLVER_NODES
         tree.t.solves_root = index == 0
         tree.t.root_share = self.root_solve_share
+        tree.t.prior_weight = self.prior_weight
+        if self.prior_weight > 0:
+            tree.t.prior_weights = prior_weights()
+            tree.t.prior_tables = prior_tables_for(pos.size)
+        tree.t.root_last, tree.t.root_before = last_moves(pos)
         for i in range(TABLE_SIZE):
             tree.t.beta_table[i] = sqrt(self.rave_k / (3.0 * i + self.rave_k))
         tree.reset(pos._st)
@@ -892,7 +946,8 @@ cdef class MCTS:
     def __reduce__(self):
         """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
         empty until its first search."""
-        return (functools.partial(type(self), root_solve_share=self.root_solve_share),
+        return (functools.partial(type(self), root_solve_share=self.root_solve_share,
+                                  prior_weight=self.prior_weight),
                 (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
                  self.tree_nodes, self.score_weight, self.exact_cells))
 
