@@ -1,4 +1,4 @@
-"""Command line: ``python -m catena [demo|play|selfplay|solve|solved|analyse|perft|bench|gtp|match] ...``.
+"""Command line: ``python -m catena [COMMAND] ...``, the commands in the table COMMANDS below.
 
 ``demo`` (the default) plays a game between two engine players on the side-6
 board, printing every action and the board, and ends with the outcome.

@@ -364,3 +364,14 @@ def test_ctrl_c_during_solved_writes_nothing(tmp_path):
     out, shown = child.finish()
     assert child.returncode == 130 and "Traceback" not in shown, shown
     assert out == "stopped by Ctrl-C: values.md not written\n" and not (tmp_path / "values.md").exists()
+
+
+def test_ctrl_c_stops_train_prior_with_one_line(tmp_path):
+    child = TerminalChild(CATENA + ["train-prior", "--positions", "100000"], tmp_path)
+    child.read_until("positions")
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    out, shown = child.finish()
+    assert child.returncode == 130 and "Traceback" not in shown, shown
+    assert [line for line in shown.splitlines() if "Ctrl-C" in line] == ["catena train-prior: stopped by Ctrl-C"]
+    assert not list(tmp_path.iterdir())
