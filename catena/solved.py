@@ -28,32 +28,84 @@ from catena.solver import solve, solve_after
 
 @dataclass(frozen=True)
 class ProvenValue:
-    """The value of an empty board proven once by a long solve, with its cost and one
-    principal variation (a whole game that ends with that margin); the docs page of
-    its board (docs/side4.md) has the command and the run."""
+    """A value proven once by a long solve: Black's margin (under longest ribbon +1, 0 or -1:
+    Black wins, a draw, White wins), the solve's nodes and seconds, one principal variation
+    (a whole game that ends with that value), the command that proved it and the commit it
+    ran; docs/side4.md tells each run."""
 
     value: float
     nodes: int
     seconds: float
     pv: tuple[str, ...]
+    command: str = ""
+    commit: str = ""
+
+    @property
+    def winner(self) -> str:
+        return margin_winner(self.value)
+
+
+def _line(moves: str) -> tuple[str, ...]:
+    return tuple(moves.split())
 
 
 #: (side, game type, scoring) -> the proven value of its empty board at komi 0.
 PROVEN: dict[tuple[int, str, str], ProvenValue] = {
     (4, "komi", "standard"): ProvenValue(
         value=9.5, nodes=62_919_798_951, seconds=7317.57,
-        pv=tuple("D4 A1 A2 E3 A3 E6 D3 F7 C4 E2 A4 F5 G5 G4 C6 C5 button C1 B1 D1 G7 D7".split())),
+        pv=_line("D4 A1 A2 E3 A3 E6 D3 F7 C4 E2 A4 F5 G5 G4 C6 C5 button C1 B1 D1 G7 D7"),
+        command="python -m catena solve --size 4 --tt-mb 4096 --guess 9.5", commit="f39c09c"),
+    (4, "komi", "longest"): ProvenValue(
+        value=1, nodes=126_968_696, seconds=40.22,
+        pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 B3 A4 B5 button A2 C1"),
+        command="python -m catena solve --size 4 --scoring longest --threads 1 --tt-mb 4096 --checkpoint FILE",
+        commit="20126e6"),
 }
+
+#: (side, scoring, komi) -> the proven value of the empty board of game type "komi" at a komi
+#: other than 0 (longest ribbon, where komi changes which ribbon is longest).
+PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {}
+
+#: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
+PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {}
+
+
+def proven_entry(size: int, game_type: str = "komi", scoring: str = "standard",
+                 komi: int = 0) -> ProvenValue | None:
+    """The proven value of the empty board of ``size`` at ``komi``, if it is known.
+
+    A no-komi game is the komi game at komi 0 once its first stone is down (R17, R18), so
+    when the komi game's best first move is a stone its value is the no-komi game's too:
+    no stone is worth more, and that one is worth as much."""
+    if komi:
+        return PROVEN_KOMI.get((size, scoring, komi)) if game_type == "komi" else None
+    entry = PROVEN.get((size, game_type, scoring))
+    if entry is None and game_type == "nokomi":
+        played = PROVEN.get((size, "komi", scoring))
+        if played is not None and played.pv and played.pv[0] != "button":
+            return played
+    return entry
 
 
 def proven_value(size: int, game_type: str = "komi", scoring: str = "standard") -> float | None:
-    """The value of the empty board at komi 0 if ``PROVEN`` holds it, else None.
+    """The value of the empty board at komi 0 if it is proven (:func:`proven_entry`), else None.
 
     >>> proven_value(4)
     9.5
+    >>> proven_value(4, "nokomi")       # the same game once the first stone, D4, is down
+    9.5
     """
-    entry = PROVEN.get((size, game_type, scoring))
+    entry = proven_entry(size, game_type, scoring)
     return None if entry is None else entry.value
+
+
+def _komi_is_proven(size: int, scoring: str) -> bool:
+    """Whether every komi of game type "komi" has a proven result (one value at komi 0
+    gives all of them, but under longest ribbon each komi is its own game)."""
+    if scoring != "longest":
+        return proven_entry(size, "komi", scoring) is not None
+    low, high = KOMI_RANGES[scoring]
+    return all(proven_entry(size, "komi", scoring, komi) is not None for komi in range(low, high + 1))
 
 
 @dataclass(frozen=True)
@@ -108,7 +160,8 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
     rows = []
     if scoring == "longest":
         for komi in range(low, high + 1):
-            winner = _winner(solved(komi).winner)
+            entry = proven_entry(size, "komi", scoring, komi)
+            winner = entry.winner if entry is not None else _winner(solved(komi).winner)
             rows.append(KomiRow(komi, None, winner, _choice(winner)))
         return rows
     base = proven_value(size, "komi", scoring)
@@ -143,7 +196,7 @@ def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256,
     catena.errors.TooMuchWorkError: fair_komi(7) solves the empty side-7 board exactly, which would take ...
     """
     size = check_size(size)
-    if max_seconds is None and proven_value(size, "komi", scoring) is None:
+    if max_seconds is None and not _komi_is_proven(size, scoring):
         check_solvable(Position(size, "komi", scoring, 0),
                        what=f"fair_komi({size}) solves the empty side-{size} board exactly, which",
                        limit_hint="docs/solved.md has the boards solved so far; give max_seconds to try anyway")
@@ -171,22 +224,40 @@ class OpeningRow:
     p2_choice: str
 
 
-def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[OpeningRow]:
-    """For each first black stone of game type "nokomi" (up to symmetry): Black's margin
-    with best play after it, and the colour that wins for P2."""
-    size = check_size(size)
+def first_stone_classes(size: int) -> dict[str, int]:
+    """The first stones of a side up to the board's symmetries: a stone of each class (the first
+    in cell order), with its class's size.
+
+    >>> first_stone_classes(2)
+    {'A1': 6, 'B2': 1}
+    """
     names = cells(size)
     seen: set[int] = set()
-    orbits = {}                                 # a first stone of each symmetry class: its class's size
+    classes = {}
     for index, name in enumerate(names):
         if index not in seen:
             orbit = {sym[index] for sym in symmetries(size)}
             seen |= orbit
-            orbits[name] = len(orbit)
+            classes[name] = len(orbit)
+    return classes
+
+
+def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[OpeningRow]:
+    """For each first black stone of game type "nokomi" (up to symmetry): Black's margin
+    with best play after it, and the colour that wins for P2."""
+    size = check_size(size)
+    orbits = first_stone_classes(size)
+    proven = {name: PROVEN_FIRST_STONES.get((size, scoring, name)) for name in orbits}
+    unproven = [name for name in orbits if proven[name] is None]
+    solved = dict(solve_after(Position(size, "nokomi", scoring, 0), unproven, tt_mb=tt_mb))
     rows = []
-    for name, result in solve_after(Position(size, "nokomi", scoring, 0), orbits, tt_mb=tt_mb):
-        winner = _winner(result.winner)
-        rows.append(OpeningRow(name, orbits[name], result.value, winner, _choice(winner)))
+    for name in orbits:
+        entry = proven[name]
+        if entry is not None:
+            margin, winner = (None if scoring == "longest" else entry.value), entry.winner
+        else:
+            margin, winner = solved[name].value, _winner(solved[name].winner)
+        rows.append(OpeningRow(name, orbits[name], margin, winner, _choice(winner)))
     return rows
 
 
@@ -237,10 +308,11 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
            "Values are Black's final score minus White's under best play from the empty board of the",
            "play phase (komi 0, the button's half point included); longest-ribbon scoring gives only",
            f"the winner. Times are wall seconds on the machine that ran the command ({machine});",
-           "nodes are all threads' (they vary from run to run with the threads' timing). The side-4",
-           "rows come from `catena.solved.PROVEN`, proven once by a two-hour solve that",
-           "[side4.md](side4.md) describes with its machine; its other game types and scorings are",
-           "not solved yet.", ""]
+           "nodes are all threads' (they vary from run to run with the threads' timing). The rows of",
+           "larger boards come from `catena.solved` (`PROVEN`, `PROVEN_KOMI`, `PROVEN_FIRST_STONES`),",
+           "each proven once by a long solve: the last section names the command and the commit of",
+           "each, [side4.md](side4.md) tells the runs and their machine. A row that is missing is not",
+           "solved yet.", ""]
     out += ["## Value of the empty board", "",
             "| side | game type | scoring | value (Black - White) | winner | nodes | seconds |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -251,10 +323,17 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
                 out.append(f"| {size} | {game_type} | {scoring} | {_signed(result.value)} | {result.winner} | "
                            f"{result.nodes:,} | {result.seconds:.2f} |")
                 done(f"side {size} {game_type} {scoring}")
-    for (size, game_type, scoring), entry in sorted(PROVEN.items()):
-        if size not in sizes:
-            out.append(f"| {size} | {game_type} | {scoring} | {entry.value:+g} | "
-                       f"{margin_winner(entry.value)} | {entry.nodes:,} | {entry.seconds:.2f} |")
+    proven_sizes = sorted({key[0] for key in PROVEN} - set(sizes))
+    for size in proven_sizes:
+        for game_type in GAME_TYPES:
+            for scoring in SCORINGS:
+                entry = proven_entry(size, game_type, scoring)
+                if entry is None:
+                    continue
+                cost = (f"{entry.nodes:,} | {entry.seconds:.2f}" if entry is PROVEN.get((size, game_type, scoring))
+                        else "the komi game's | -")           # the same game once the first stone is down
+                out.append(f"| {size} | {game_type} | {scoring} | {_signed(_margin(entry, scoring))} | "
+                           f"{entry.winner} | {cost} |")
     out += ["", "## Fair komi (game type komi)", "",
             "The fair komi is the largest komi at which Black still wins: one more point and White",
             "wins, so P2's choice is the closest call there. P2 should take Black at komi up to the",
@@ -263,19 +342,44 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "| --- | --- | --- | --- | --- | --- |"]
     for size, scoring in _each_scoring(sizes, done, "fair komi"):
         out.append(_fair_komi_row(size, scoring, komi_table(size, scoring, tt_mb)))
-    for (size, game_type, scoring) in sorted(PROVEN):
-        if size not in sizes and game_type == "komi":
-            out.append(_fair_komi_row(size, scoring, komi_table(size, scoring)))
+    for size in proven_sizes:
+        out += [_fair_komi_row(size, scoring, komi_table(size, scoring))
+                for scoring in SCORINGS if _komi_is_proven(size, scoring)]
     out += ["", "## No komi: P1's black stone", "",
             "After P1's stone P2 takes the colour that wins. With the button no game is drawn, so",
             "every first stone leaves P2 a winning choice; the table says which colour and by how",
             "much (one row per symmetry class; `equivalent` counts its cells).", "",
             "| side | scoring | first stone | equivalent | margin (Black - White) | P2 takes |",
             "| --- | --- | --- | --- | --- | --- |"]
-    for size, scoring in _each_scoring(sizes, done, "no-komi openings"):
+    first_stones = [(size, scoring) for size, scoring in _each_scoring(sizes, done, "no-komi openings")]
+    first_stones += [(size, scoring) for size in proven_sizes for scoring in SCORINGS
+                     if all((size, scoring, cell) in PROVEN_FIRST_STONES for cell in first_stone_classes(size))]
+    for size, scoring in first_stones:
         out += [f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | {row.p2_choice} |"
                 for row in nokomi_table(size, scoring, tt_mb)]
+    out += ["", "## How the larger boards were proven", "",
+            "Each value above that no `python -m catena solved` run computes: the position (game type,",
+            "scoring, komi, moves from the empty board), the command that proved it, and the commit it",
+            "ran. FILE is the checkpoint the long solves wrote as they went. The no-komi values marked",
+            "\"the komi game's\" follow from the komi game at komi 0: once the first stone is down the",
+            "two are one game (R17, R18), and the komi game's best first move is a stone.", "",
+            "| side | game type | scoring | komi | moves | value | command | commit |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    proven = [((size, game_type, scoring, 0, ""), entry) for (size, game_type, scoring), entry in PROVEN.items()]
+    proven += [((size, "komi", scoring, komi, ""), entry) for (size, scoring, komi), entry in PROVEN_KOMI.items()]
+    proven += [((size, "nokomi", scoring, 0, cell), entry)
+               for (size, scoring, cell), entry in PROVEN_FIRST_STONES.items()]
+    for (size, game_type, scoring, komi, moves), entry in sorted(proven, key=lambda item: item[0]):
+        if size in proven_sizes:
+            value = entry.winner if scoring == "longest" else f"{entry.value:+g}"
+            out.append(f"| {size} | {game_type} | {scoring} | {komi} | {moves or '-'} | {value} | "
+                       f"`{entry.command}` | {entry.commit} |")
     return "\n".join(out) + "\n"
+
+
+def _margin(entry: ProvenValue, scoring: str) -> float | None:
+    """A proven value as the tables show it: none under longest ribbon, which has only a winner."""
+    return None if scoring == "longest" else entry.value
 
 
 def _each_scoring(sizes: tuple[int, ...], done: Callable[[str], None], table: str) -> Iterator[tuple[int, str]]:

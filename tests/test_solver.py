@@ -698,20 +698,44 @@ def test_fair_komi_default_table():
     assert fair_komi(2) == 2
 
 
+def proven_positions():
+    """Every proven value of catena.solved as (its position, its entry)."""
+    out = [(Position(size, game_type, scoring, 0), entry)
+           for (size, game_type, scoring), entry in sorted(catena.solved.PROVEN.items())]
+    out += [(Position(size, "komi", scoring, komi), entry)
+            for (size, scoring, komi), entry in sorted(catena.solved.PROVEN_KOMI.items())]
+    out += [(Position.from_moves([cell], size, "nokomi", scoring), entry)
+            for (size, scoring, cell), entry in sorted(catena.solved.PROVEN_FIRST_STONES.items())]
+    return out
+
+
 @both_thread_counts
-@pytest.mark.parametrize("key", sorted(catena.solved.PROVEN))
-def test_proven_value_holds_along_its_principal_variation(key):
-    """A value of PROVEN (hours to prove) checked where it is cheap: its principal variation is a
-    legal whole game ending at that margin, and fresh solves from the line after 8 to 14 moves
-    (21 to 9 legal cells) give the same value (docs/side4.md reports deeper fresh solves)."""
-    size, game_type, scoring = key
-    entry = catena.solved.PROVEN[key]
-    pos = Position(size, game_type, scoring, 0)
-    for ply, move in enumerate(entry.pv):
+@pytest.mark.parametrize("pos,entry", proven_positions(), ids=repr)
+def test_proven_value_holds_along_its_principal_variation(pos, entry):
+    """A proven value (minutes to hours to prove) checked where it is cheap: its principal
+    variation is a legal whole game ending at that value, and fresh solves from the line
+    after 8 to 14 moves (21 to 9 legal cells) give the same value (docs/side4.md reports
+    deeper fresh solves)."""
+    pos, start = pos.copy(), pos.ply                 # (the parameter serves both thread counts)
+    for move in entry.pv:
         pos.push(move)
-        if 8 <= ply + 1 <= 14:
-            assert catena.solve(pos, tt_mb=TT_MB).value == entry.value, f"after {ply + 1} moves"
+        if 8 <= pos.ply - start <= 14:
+            value = solved_value(catena.solve(pos, tt_mb=TT_MB), pos.scoring)
+            assert value == entry.value, f"after {pos.ply - start} moves"
     assert pos.is_game_over() and final_value(pos) == entry.value
+
+
+def test_a_no_komi_value_follows_from_the_komi_game():
+    """The no-komi game is the komi game at komi 0 once the first stone is down: where the komi
+    game's best first move is a stone, proven_value gives its value for the no-komi game too,
+    and never where it is the button or unproven."""
+    for (size, game_type, scoring), entry in catena.solved.PROVEN.items():
+        if game_type == "komi" and (size, "nokomi", scoring) not in catena.solved.PROVEN:
+            derived = catena.solved.proven_value(size, "nokomi", scoring)
+            assert derived == (None if entry.pv[0] == "button" else entry.value)
+    assert catena.solved.proven_value(4, "nokomi", "standard") == 9.5
+    assert catena.solved.proven_entry(4, "nokomi", "standard", komi=3) is None
+    assert catena.solved.proven_value(5, "nokomi", "standard") is None
 
 
 def test_fair_komi_of_a_proven_board_needs_no_solve(monkeypatch):
@@ -726,7 +750,10 @@ def test_fair_komi_of_a_proven_board_needs_no_solve(monkeypatch):
     rows = komi_table(4)
     assert [row.margin for row in rows] == [value - komi for komi in range(KOMI_MAX["standard"] + 1)]
     assert fair_komi(4) == max(row.komi for row in rows if row.margin > 0) == 9
-    assert catena.solved.proven_value(4, "komi", "square") is None
+    for scoring in SCORINGS:
+        if catena.solved._komi_is_proven(4, scoring):
+            rows = komi_table(4, scoring)
+            assert fair_komi(4, scoring) == max((row.komi for row in rows if row.winner == "black"), default=0)
 
 
 @both_thread_counts
