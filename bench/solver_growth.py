@@ -84,13 +84,19 @@ def median(solves):
 
 
 def fit(points):
-    """Least squares of log nodes on cells: (nodes at the least cells, growth per cell)."""
+    """Least squares of log nodes on cells: (nodes at the least cells, growth per cell, the growth's
+    factor of one standard error: the slope's, or 1 with only two points)."""
     first = min(cells for cells, _ in points)
     xs = [cells - first for cells, _ in points]
     ys = [math.log(nodes) for _, nodes in points]
     mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sum((x - mean_x) ** 2 for x in xs)
-    return math.exp(mean_y - slope * mean_x), math.exp(slope)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
+    intercept = mean_y - slope * mean_x
+    if len(points) < 3:
+        return math.exp(intercept), math.exp(slope), 1.0
+    residual = sum((y - intercept - slope * x) ** 2 for x, y in zip(xs, ys)) / (len(points) - 2)
+    return math.exp(intercept), math.exp(slope), math.exp(math.sqrt(residual / spread))
 
 
 def main(argv=None):
@@ -153,12 +159,18 @@ def main(argv=None):
     if len(medians) < 2:
         print("\nfit: fewer than two exact medians")
         return
-    at_first, growth = fit(medians)
+    at_first, growth, error = fit(medians)
     first = min(cells for cells, _ in medians)
     print(f"\nfit of the exact medians ({', '.join(str(cells) for cells, _ in medians)} legal cells): "
-          f"NODES_AT_{first} = {at_first:,.0f}, GROWTH = {growth:.2f}")
+          f"NODES_AT_{first} = {at_first:,.0f}, GROWTH = {growth:.2f} (one standard error: "
+          f"{growth / error:.2f} to {growth * error:.2f})")
     for cells in args.project:
-        print(f"  at {cells} legal cells: {at_first * growth ** (cells - first):.2g} nodes")
+        # the band of the growth's standard error, pivoting about the middle of the measured cells
+        middle = statistics.fmean(cells for cells, _ in medians)
+        at_middle = at_first * growth ** (middle - first)
+        low, high = (at_middle * (growth * factor) ** (cells - middle) for factor in (1 / error, error))
+        print(f"  at {cells} legal cells: {at_first * growth ** (cells - first):.2g} nodes "
+              f"({min(low, high):.2g} to {max(low, high):.2g})")
 
 
 if __name__ == "__main__":
