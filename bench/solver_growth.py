@@ -120,6 +120,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.per < 1 or args.temperature <= 0 or args.mcts_iterations < 1:
         parser.error("--per and --mcts-iterations must be at least 1 and --temperature above 0")
+    board_cells = 3 * args.side * (args.side - 1) + 1
+    if not all(1 <= cells <= board_cells for cells in args.cells):   # else no game ever reaches them
+        parser.error(f"--cells must lie between 1 and the {board_cells} cells of side {args.side}")
     print(f"side {args.side}, {args.game_type}/{args.scoring}, {args.source} play, {args.threads} thread(s), "
           f"{args.tt_mb} MB, limits: {args.max_nodes or 'none'} nodes, {args.max_seconds or 'none'} s")
     print("| legal cells k | positions | median nodes | median seconds | median CPU s | slowest seconds "

@@ -45,3 +45,9 @@ def test_a_solve_stopped_by_the_limit_is_a_lower_bound_left_out_of_the_fit(tmp_p
     assert all(solve["lower"] is not None and solve["upper"] is not None for solve in solves)
     assert "| 24 | 1 | >= " in out and "| 26 | 1 | >= " in out
     assert "fit: fewer than two exact medians" in out
+
+
+def test_cells_beyond_the_board_are_refused_not_searched_for_forever():
+    proc = subprocess.run([sys.executable, SCRIPT, "--side", "3", "--cells", "8", "20"], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert proc.returncode == 2 and "--cells must lie between 1 and the 19 cells of side 3" in proc.stderr
