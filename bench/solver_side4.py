@@ -31,11 +31,12 @@ VARIANTS = [(g, s) for g in ("komi", "double") for s in ("standard", "square", "
 ALL_VARIANTS = [(g, s) for g in ("komi", "nokomi", "double") for s in ("standard", "square", "longest")]
 
 
-def position_moves(game_type, scoring, cells, seed):
-    """Moves of seeded random play on side 4 until ``cells`` legal cells remain (None if the game ends first)."""
+def position_moves(game_type, scoring, cells, seed, size=4):
+    """Moves of seeded random play on side ``size`` until ``cells`` legal cells remain (None if the game ends
+    first)."""
     import catena
     rng = random.Random(seed)
-    pos = catena.Position(4, game_type, scoring, 0)
+    pos = catena.Position(size, game_type, scoring, 0)
     moves = []
     while not pos.is_game_over():
         legal = [m for m in pos.legal_moves() if m.name != "button"]
@@ -49,13 +50,13 @@ def position_moves(game_type, scoring, cells, seed):
     return None
 
 
-def position(game_type, scoring, cells, seed):
-    """The side-4 position of that seeded random play with ``cells`` legal cells, from the first
-    seed at or after ``seed`` whose game has them: (position, seed)."""
+def position(game_type, scoring, cells, seed, size=4):
+    """The position of that seeded random play on side ``size`` with ``cells`` legal cells, from the
+    first seed at or after ``seed`` whose game has them: (position, seed)."""
     import catena
-    while (moves := position_moves(game_type, scoring, cells, seed)) is None:
+    while (moves := position_moves(game_type, scoring, cells, seed, size)) is None:
         seed += 1
-    pos = catena.Position(4, game_type, scoring, 0)
+    pos = catena.Position(size, game_type, scoring, 0)
     for move in moves:
         pos.push(move)
     return pos, seed
