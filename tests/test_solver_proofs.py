@@ -106,7 +106,7 @@ def test_value_does_not_depend_on_the_threads(values, threads):
 def test_nodes_count_every_thread():
     """A finished solve reports every thread's nodes, as its progress reports do (it once
     reported the main thread's alone: the walk of the line after the solve ran on one)."""
-    for legal_cells in (26, 28, 30):                   # reports come about five times a second:
+    for legal_cells in range(26, 31):                  # reports come about five times a second:
         reported = []                                    # a larger position if the solve was quicker
         pos = midgame(4, "komi", "standard", 0, legal_cells)
         result = catena.solve(pos, tt_mb=TT_MB, threads=2,
