@@ -197,38 +197,45 @@ def _choose_depth(pos: catena.Position, searchers: int) -> int:
 # Bounds over the top of the tree
 
 
-def _bounds(node: _Node, cache: dict[int, list[int]]) -> tuple[int, int]:
-    """Minimax of the proven unit bounds: what is proven about ``node``."""
+def _bounds(node: _Node, cache: dict[int, list[int]],
+            memo: Optional[dict[int, tuple[int, int]]] = None) -> tuple[int, int]:
+    """Minimax of the proven unit bounds: what is proven about ``node``.  ``memo`` (by node id)
+    keeps the bounds of the subtrees already met, for a caller that asks of every node in turn."""
+    if memo is not None and id(node) in memo:
+        return memo[id(node)]
     if node.value is not None:
         return node.value, node.value
     lower, upper = cache.get(node.key, (-INF, INF)) if node.key is not None else (-INF, INF)
-    if not node.children:
-        return lower, upper
-    pairs = [_bounds(child, cache) for child in node.children]
-    pick = max if node.maximising else min
-    return max(lower, pick(p[0] for p in pairs)), min(upper, pick(p[1] for p in pairs))
+    if node.children:
+        pairs = [_bounds(child, cache, memo) for child in node.children]
+        pick = max if node.maximising else min
+        lower, upper = max(lower, pick(p[0] for p in pairs)), min(upper, pick(p[1] for p in pairs))
+    if memo is not None:
+        memo[id(node)] = lower, upper
+    return lower, upper
 
 
 def _undecided(node: _Node, cache: dict[int, list[int]], beta: int, expect_yes: bool, out: dict[int, int],
-               speculation: int = 0) -> None:
+               speculation: int = 0, memo: Optional[dict[int, tuple[int, int]]] = None) -> None:
     """The units whose answer to "value >= beta?" could still decide ``node``, in search order (at
     each node the child with the best proven bound first, the previous null window's best move, then
     the solver's move order), each with its speculation: at how many nodes above it an elder
     brother's answer, if it is the expected one (``expect_yes``), decides the node without it."""
-    lower, upper = _bounds(node, cache)
+    memo = {} if memo is None else memo
+    lower, upper = _bounds(node, cache, memo)
     if lower >= beta or upper < beta:
         return
     if not node.children:
         out[node.key] = min(out.get(node.key, speculation), speculation)     # reached by transposition
         return
-    bounds = [_bounds(child, cache) for child in node.children]
+    bounds = [_bounds(child, cache, memo) for child in node.children]
     order = sorted(range(len(bounds)), key=(lambda i: (-bounds[i][0], -bounds[i][1])) if node.maximising
                    else (lambda i: (bounds[i][1], bounds[i][0])))
     one_child_decides = node.maximising == expect_yes     # a cut node: not every child is needed
     undecided = [i for i in order if bounds[i][0] < beta <= bounds[i][1]]
     for rank, i in enumerate(undecided):
         _undecided(node.children[i], cache, beta, expect_yes, out,
-                   speculation + (1 if one_child_decides and rank > 0 else 0))
+                   speculation + (1 if one_child_decides and rank > 0 else 0), memo)
 
 
 # ---------------------------------------------------------------------------
