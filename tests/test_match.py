@@ -317,7 +317,7 @@ def test_a_wrapped_engine_is_killed_with_all_it_started(fake, tmp_path):
     try:
         assert client.send("name") == ""                     # started
         with pytest.raises(EngineFailure) as failure:
-            client.send("genmove black", timeout=5.0)
+            client.send("genmove black", timeout=1.0)
         assert failure.value.kind == "timeout"
         engine_pid = int(pid_file.read_text())
         assert wait_for(lambda: not running(engine_pid)), "the engine under the wrapper still runs"
@@ -439,7 +439,7 @@ def test_ctrl_c_stops_the_match_with_a_report(tmp_path):
                              "--b", "mcts iterations=20000", "--size", "6", "--komi", "3", "--games", "40"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline().startswith("side 6")      # the match has started
-    time.sleep(3)
+    time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
