@@ -99,13 +99,35 @@ def proven_value(size: int, game_type: str = "komi", scoring: str = "standard") 
     return None if entry is None else entry.value
 
 
+def proven_longest_winner(size: int, komi: int) -> str | None:
+    """The proven winner of the empty board of game type "komi", longest ribbon, at ``komi``.
+
+    More komi never turns a White win into a Black one.  Komi lengthens one of White's
+    longest ribbons (R24); if White wins a finished game at komi k, the ribbon one longer
+    at k + 1 has no Black ribbon of its length or longer (one would have been left
+    uncancelled at k, and Black would have won), so White wins at k + 1 too.  The komis
+    Black wins are therefore the first ones of 0 to 15 for every finished game, and so
+    under best play: a Black win at a larger komi, or a White win at a smaller one,
+    decides ``komi`` as well.
+    """
+    known = dict(PROVEN_KOMI.items())
+    if (size, "komi", "longest") in PROVEN:
+        known[size, "longest", 0] = PROVEN[size, "komi", "longest"]
+    for (side, scoring, proven_komi), entry in known.items():
+        if side == size and scoring == "longest" and (
+                proven_komi == komi or (entry.winner == "black" and proven_komi >= komi)
+                or (entry.winner == "white" and proven_komi <= komi)):
+            return entry.winner
+    return None
+
+
 def _komi_is_proven(size: int, scoring: str) -> bool:
     """Whether every komi of game type "komi" has a proven result (one value at komi 0
     gives all of them, but under longest ribbon each komi is its own game)."""
     if scoring != "longest":
         return proven_entry(size, "komi", scoring) is not None
     low, high = KOMI_RANGES[scoring]
-    return all(proven_entry(size, "komi", scoring, komi) is not None for komi in range(low, high + 1))
+    return all(proven_longest_winner(size, komi) is not None for komi in range(low, high + 1))
 
 
 @dataclass(frozen=True)
@@ -160,8 +182,7 @@ def komi_table(size: int, scoring: str = "standard", tt_mb: int = 256,
     rows = []
     if scoring == "longest":
         for komi in range(low, high + 1):
-            entry = proven_entry(size, "komi", scoring, komi)
-            winner = entry.winner if entry is not None else _winner(solved(komi).winner)
+            winner = proven_longest_winner(size, komi) or _winner(solved(komi).winner)
             rows.append(KomiRow(komi, None, winner, _choice(winner)))
         return rows
     base = proven_value(size, "komi", scoring)

@@ -17,6 +17,7 @@ included); under longest-ribbon scoring only the winner, here written +1 / 0 / -
 Rule numbers (R.., F4) refer to docs/rules.md.
 """
 
+import dataclasses
 import functools
 import random
 import threading
@@ -736,6 +737,31 @@ def test_a_no_komi_value_follows_from_the_komi_game():
     assert catena.solved.proven_value(4, "nokomi", "standard") == 9.5
     assert catena.solved.proven_entry(4, "nokomi", "standard", komi=3) is None
     assert catena.solved.proven_value(5, "nokomi", "standard") is None
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_longest_ribbon_komis_black_wins_come_first(size):
+    """The premise of proven_longest_winner: more komi never turns a White win into a Black one
+    (every komi of sides 2 and 3 solved; on random finished side-4 games too)."""
+    winners = [row.winner for row in komi_table(size, "longest", tt_mb=TT_MB)]
+    assert winners == sorted(winners)                       # "black" ... then "white"
+    rng = random.Random(size)
+    for _ in range(200):
+        pos = Position(4, "komi", "longest", 0)
+        while not pos.is_game_over():
+            pos.push(rng.choice(pos.legal_moves()))
+        moves = [str(m) for m in pos.move_stack]
+        ends = [Position.from_moves(moves, 4, "komi", "longest", komi).outcome().winner for komi in range(16)]
+        assert ends == sorted(ends), (moves, ends)
+
+
+def test_a_longest_ribbon_komi_follows_from_a_proven_one(monkeypatch):
+    entry = catena.solved.PROVEN[4, "komi", "longest"]
+    white = dataclasses.replace(entry, value=-1)
+    monkeypatch.setattr(catena.solved, "PROVEN_KOMI", {(4, "longest", 5): entry, (4, "longest", 9): white})
+    winners = [catena.solved.proven_longest_winner(4, komi) for komi in range(16)]
+    assert winners == ["black"] * 6 + [None] * 3 + ["white"] * 7
+    assert not catena.solved._komi_is_proven(4, "longest")
 
 
 def test_fair_komi_of_a_proven_board_needs_no_solve(monkeypatch):
