@@ -60,11 +60,22 @@ PROVEN: dict[tuple[int, str, str], ProvenValue] = {
         pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 B3 A4 B5 button A2 C1"),
         command="python -m catena solve --size 4 --scoring longest --threads 1 --tt-mb 4096 --checkpoint FILE",
         commit="20126e6"),
+    (4, "double", "longest"): ProvenValue(
+        value=-1, nodes=1_334_544_653, seconds=450.67,
+        pv=_line("D4 A2 E5 A1 F5 C3 C2 G5 B5 D2 D1 E7 C5 D6 F3 A3 F7 G7 G4"),
+        command="python -m catena solve --size 4 --game-type double --scoring longest --threads 1 --tt-mb 4096 "
+                "--checkpoint FILE", commit="20126e6"),
 }
 
 #: (side, scoring, komi) -> the proven value of the empty board of game type "komi" at a komi
 #: other than 0 (longest ribbon, where komi changes which ribbon is longest).
-PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {}
+PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
+    (4, "longest", 1): ProvenValue(
+        value=1, nodes=311_466_664, seconds=467.33,
+        pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 B3 B5 button A3 B1 A4"),
+        command="python -m catena solve --size 4 --scoring longest --komi 1 --threads 1 --tt-mb 4096 "
+                "--checkpoint FILE", commit="20126e6"),
+}
 
 #: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
 PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {}

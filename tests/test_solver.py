@@ -707,11 +707,12 @@ def proven_positions():
             for (size, scoring, komi), entry in sorted(catena.solved.PROVEN_KOMI.items())]
     out += [(Position.from_moves([cell], size, "nokomi", scoring), entry)
             for (size, scoring, cell), entry in sorted(catena.solved.PROVEN_FIRST_STONES.items())]
-    return out
+    return [pytest.param(pos, entry, id=f"{pos.size}-{pos.game_type}-{pos.scoring}-komi{pos.komi}-"
+                                        f"{'_'.join(map(str, pos.move_stack)) or 'empty'}") for pos, entry in out]
 
 
 @both_thread_counts
-@pytest.mark.parametrize("pos,entry", proven_positions(), ids=repr)
+@pytest.mark.parametrize("pos,entry", proven_positions())
 def test_proven_value_holds_along_its_principal_variation(pos, entry):
     """A proven value (minutes to hours to prove) checked where it is cheap: its principal
     variation is a legal whole game ending at that value, and fresh solves from the line
