@@ -70,6 +70,11 @@ PROVEN: dict[tuple[int, str, str], ProvenValue] = {
 #: (side, scoring, komi) -> the proven value of the empty board of game type "komi" at a komi
 #: other than 0 (longest ribbon, where komi changes which ribbon is longest).
 PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
+    (4, "longest", 2): ProvenValue(
+        value=1, nodes=655_929_285, seconds=137.26,
+        pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 button B3 A4 A3 B2 B5 C1"),
+        command="python -m catena solve --size 4 --scoring longest --komi 2 --threads 1 --tt-mb 4096 "
+                "--checkpoint FILE", commit="20126e6"),
     (4, "longest", 1): ProvenValue(
         value=1, nodes=311_466_664, seconds=467.33,
         pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 B3 B5 button A3 B1 A4"),
