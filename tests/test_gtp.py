@@ -206,8 +206,8 @@ def test_time_controls_shorten_the_search():
     ok(e, "time_settings 2 0 0")                      # 2 s for the whole game
     seconds = e._search_seconds("black")
     assert 0 < seconds < 0.2
-    ok(e, "time_left black 30 5")                     # byo-yomi: 30 s for 5 stones
-    assert e._search_seconds("black") == pytest.approx(0.8 * 6 - 0.05)
+    ok(e, "time_left black 5 5")                      # byo-yomi: 5 s for 5 stones
+    assert e._search_seconds("black") == pytest.approx(0.8 * 1 - 0.05)
     ok(e, "genmove black")
     assert e.player.seconds == 5.0                    # the player's own budget comes back
     ok(e, "time_settings 0 1 0")                      # GTP: no time limit
