@@ -400,8 +400,8 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "ran. FILE is the checkpoint the long solves wrote as they went. The no-komi values marked",
             "\"the komi game's\" follow from the komi game at komi 0: once the first stone is down the",
             "two are one game (R17, R18), and the komi game's best first move is a stone.", "",
-            "| side | game type | scoring | komi | moves | value | command | commit |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+            "| side | game type | scoring | komi | moves | value | nodes | seconds | command | commit |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     proven = [((size, game_type, scoring, 0, ""), entry) for (size, game_type, scoring), entry in PROVEN.items()]
     proven += [((size, "komi", scoring, komi, ""), entry) for (size, scoring, komi), entry in PROVEN_KOMI.items()]
     proven += [((size, "nokomi", scoring, 0, cell), entry)
@@ -410,7 +410,7 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
         if size in proven_sizes:
             value = entry.winner if scoring == "longest" else f"{entry.value:+g}"
             out.append(f"| {size} | {game_type} | {scoring} | {komi} | {moves or '-'} | {value} | "
-                       f"`{entry.command}` | {entry.commit} |")
+                       f"{entry.nodes:,} | {entry.seconds:.2f} | `{entry.command}` | {entry.commit} |")
     return "\n".join(out) + "\n"
 
 
