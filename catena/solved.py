@@ -70,6 +70,11 @@ PROVEN: dict[tuple[int, str, str], ProvenValue] = {
 #: (side, scoring, komi) -> the proven value of the empty board of game type "komi" at a komi
 #: other than 0 (longest ribbon, where komi changes which ribbon is longest).
 PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
+    (4, "longest", 8): ProvenValue(
+        value=1, nodes=7_419_283_567, seconds=1956.80,
+        pv=_line("D4 A1 A2 G6 F5 F4 E3 A4 C3 B4 C2 F7 D5 B1 E6 button C6 E2 D7 G7 D1"),
+        command="python -m catena solve --size 4 --scoring longest --komi 8 --threads 1 --tt-mb 4096 "
+                "--checkpoint FILE", commit="20126e6"),
     (4, "longest", 2): ProvenValue(
         value=1, nodes=655_929_285, seconds=137.26,
         pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 button B3 A4 A3 B2 B5 C1"),
@@ -83,7 +88,13 @@ PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
 }
 
 #: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
-PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {}
+PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {
+    (4, "longest", "A1"): ProvenValue(
+        value=1, nodes=1_610_851_939, seconds=387.96,
+        pv=_line("G7 G6 G5 F7 G4 F3 E7 A2 E5 D6 A4 B1 E3 B5 D5 D3 button C2 D1 A3"),
+        command="python -m catena solve --size 4 --game-type nokomi --scoring longest A1 --threads 1 "
+                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
+}
 
 
 def proven_entry(size: int, game_type: str = "komi", scoring: str = "standard",
