@@ -89,6 +89,16 @@ PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
 
 #: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
 PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {
+    (4, "longest", "B2"): ProvenValue(
+        value=1, nodes=452_163_447, seconds=106.61,
+        pv=_line("A1 G6 F7 F6 F3 F4 E4 E7 D4 D5 E2 D6 C2 C1 A4 B4 D1"),
+        command="python -m catena solve --size 4 --game-type nokomi --scoring longest B2 --threads 1 "
+                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
+    (4, "longest", "A2"): ProvenValue(
+        value=1, nodes=707_502_993, seconds=170.08,
+        pv=_line("A3 A1 G4 F6 F5 F4 E6 D5 D7 B5 C5 D2 C1 D3 C3 B1 button A4"),
+        command="python -m catena solve --size 4 --game-type nokomi --scoring longest A2 --threads 1 "
+                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
     (4, "longest", "A1"): ProvenValue(
         value=1, nodes=1_610_851_939, seconds=387.96,
         pv=_line("G7 G6 G5 F7 G4 F3 E7 A2 E5 D6 A4 B1 E3 B5 D5 D3 button C2 D1 A3"),
