@@ -89,6 +89,11 @@ PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
 
 #: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
 PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {
+    (4, "longest", "C3"): ProvenValue(
+        value=1, nodes=467_621_799, seconds=101.96,
+        pv=_line("A1 G6 G5 G4 F6 F7 E7 E4 E3 E2 D6 A2 B1 C6 D4 C2 A3 B5 button D1 A4"),
+        command="python -m catena solve --size 4 --game-type nokomi --scoring longest C3 --threads 1 "
+                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
     (4, "longest", "B3"): ProvenValue(
         value=1, nodes=1_927_124_735, seconds=419.94,
         pv=_line("D4 A1 G5 G4 F7 A2 F5 E5 C4 B1 C2 E2 F3 button D7 G7 D1 B5 A4 D6"),
