@@ -89,6 +89,11 @@ PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
 
 #: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
 PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {
+    (4, "longest", "D4"): ProvenValue(
+        value=1, nodes=121_388_538, seconds=28.15,
+        pv=_line("A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 C1 button B3 B5 A2 A4"),
+        command="python -m catena solve --size 4 --game-type nokomi --scoring longest D4 --threads 1 "
+                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
     (4, "longest", "C3"): ProvenValue(
         value=1, nodes=467_621_799, seconds=101.96,
         pv=_line("A1 G6 G5 G4 F6 F7 E7 E4 E3 E2 D6 A2 B1 C6 D4 C2 A3 B5 button D1 A4"),
