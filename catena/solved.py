@@ -12,10 +12,12 @@ from ``PROVEN``, each found once by a long solve (docs/side4.md says how).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import platform
 import time
 from dataclasses import dataclass
+from importlib import resources
 from typing import Callable, Iterator
 
 from catena._geometry import cells, check_size, symmetries
@@ -45,81 +47,31 @@ class ProvenValue:
         return margin_winner(self.value)
 
 
-def _line(moves: str) -> tuple[str, ...]:
-    return tuple(moves.split())
+def _read_proven() -> list[tuple[tuple[int, str, str, int, str], ProvenValue]]:
+    """The proven values shipped in catena/data/proven.json: ((side, game type, scoring, komi,
+    first stone or ""), value) for each."""
+    rows = json.loads(resources.files("catena").joinpath("data", PROVEN_FILE).read_text())
+    return [((row["size"], row["game_type"], row["scoring"], row["komi"], "".join(row["moves"])),
+             ProvenValue(value=row["value"], nodes=row["nodes"], seconds=row["seconds"], pv=tuple(row["pv"].split()),
+                         command=row["command"], commit=row["commit"])) for row in rows]
 
+
+PROVEN_FILE = "proven.json"     # in catena/data: one row per long solve (docs/side4.md tells the runs)
+_SHIPPED = _read_proven()
 
 #: (side, game type, scoring) -> the proven value of its empty board at komi 0.
 PROVEN: dict[tuple[int, str, str], ProvenValue] = {
-    (4, "komi", "standard"): ProvenValue(
-        value=9.5, nodes=62_919_798_951, seconds=7317.57,
-        pv=_line("D4 A1 A2 E3 A3 E6 D3 F7 C4 E2 A4 F5 G5 G4 C6 C5 button C1 B1 D1 G7 D7"),
-        command="python -m catena solve --size 4 --tt-mb 4096 --guess 9.5", commit="f39c09c"),
-    (4, "komi", "longest"): ProvenValue(
-        value=1, nodes=126_968_696, seconds=40.22,
-        pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 B3 A4 B5 button A2 C1"),
-        command="python -m catena solve --size 4 --scoring longest --threads 1 --tt-mb 4096 --checkpoint FILE",
-        commit="20126e6"),
-    (4, "double", "longest"): ProvenValue(
-        value=-1, nodes=1_334_544_653, seconds=450.67,
-        pv=_line("D4 A2 E5 A1 F5 C3 C2 G5 B5 D2 D1 E7 C5 D6 F3 A3 F7 G7 G4"),
-        command="python -m catena solve --size 4 --game-type double --scoring longest --threads 1 --tt-mb 4096 "
-                "--checkpoint FILE", commit="20126e6"),
-}
+    (size, game_type, scoring): entry for (size, game_type, scoring, komi, stone), entry in _SHIPPED
+    if not komi and not stone}
 
 #: (side, scoring, komi) -> the proven value of the empty board of game type "komi" at a komi
 #: other than 0 (longest ribbon, where komi changes which ribbon is longest).
 PROVEN_KOMI: dict[tuple[int, str, int], ProvenValue] = {
-    (4, "longest", 8): ProvenValue(
-        value=1, nodes=7_419_283_567, seconds=1956.80,
-        pv=_line("D4 A1 A2 G6 F5 F4 E3 A4 C3 B4 C2 F7 D5 B1 E6 button C6 E2 D7 G7 D1"),
-        command="python -m catena solve --size 4 --scoring longest --komi 8 --threads 1 --tt-mb 4096 "
-                "--checkpoint FILE", commit="20126e6"),
-    (4, "longest", 2): ProvenValue(
-        value=1, nodes=655_929_285, seconds=137.26,
-        pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 button B3 A4 A3 B2 B5 C1"),
-        command="python -m catena solve --size 4 --scoring longest --komi 2 --threads 1 --tt-mb 4096 "
-                "--checkpoint FILE", commit="20126e6"),
-    (4, "longest", 1): ProvenValue(
-        value=1, nodes=311_466_664, seconds=467.33,
-        pv=_line("D4 A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 B3 B5 button A3 B1 A4"),
-        command="python -m catena solve --size 4 --scoring longest --komi 1 --threads 1 --tt-mb 4096 "
-                "--checkpoint FILE", commit="20126e6"),
-}
+    (size, scoring, komi): entry for (size, game_type, scoring, komi, stone), entry in _SHIPPED if komi}
 
 #: (side, scoring, first stone) -> the proven value after P1's first stone of game type "nokomi".
 PROVEN_FIRST_STONES: dict[tuple[int, str, str], ProvenValue] = {
-    (4, "longest", "D4"): ProvenValue(
-        value=1, nodes=121_388_538, seconds=28.15,
-        pv=_line("A1 G6 G5 G4 F6 F7 E7 E4 E3 D7 D5 F3 D1 C6 C2 C1 button B3 B5 A2 A4"),
-        command="python -m catena solve --size 4 --game-type nokomi --scoring longest D4 --threads 1 "
-                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
-    (4, "longest", "C3"): ProvenValue(
-        value=1, nodes=467_621_799, seconds=101.96,
-        pv=_line("A1 G6 G5 G4 F6 F7 E7 E4 E3 E2 D6 A2 B1 C6 D4 C2 A3 B5 button D1 A4"),
-        command="python -m catena solve --size 4 --game-type nokomi --scoring longest C3 --threads 1 "
-                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
-    (4, "longest", "B3"): ProvenValue(
-        value=1, nodes=1_927_124_735, seconds=419.94,
-        pv=_line("D4 A1 G5 G4 F7 A2 F5 E5 C4 B1 C2 E2 F3 button D7 G7 D1 B5 A4 D6"),
-        command="python -m catena solve --size 4 --game-type nokomi --scoring longest B3 --threads 1 "
-                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
-    (4, "longest", "B2"): ProvenValue(
-        value=1, nodes=452_163_447, seconds=106.61,
-        pv=_line("A1 G6 F7 F6 F3 F4 E4 E7 D4 D5 E2 D6 C2 C1 A4 B4 D1"),
-        command="python -m catena solve --size 4 --game-type nokomi --scoring longest B2 --threads 1 "
-                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
-    (4, "longest", "A2"): ProvenValue(
-        value=1, nodes=707_502_993, seconds=170.08,
-        pv=_line("A3 A1 G4 F6 F5 F4 E6 D5 D7 B5 C5 D2 C1 D3 C3 B1 button A4"),
-        command="python -m catena solve --size 4 --game-type nokomi --scoring longest A2 --threads 1 "
-                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
-    (4, "longest", "A1"): ProvenValue(
-        value=1, nodes=1_610_851_939, seconds=387.96,
-        pv=_line("G7 G6 G5 F7 G4 F3 E7 A2 E5 D6 A4 B1 E3 B5 D5 D3 button C2 D1 A3"),
-        command="python -m catena solve --size 4 --game-type nokomi --scoring longest A1 --threads 1 "
-                "--tt-mb 4096 --checkpoint FILE", commit="20126e6"),
-}
+    (size, scoring, stone): entry for (size, game_type, scoring, komi, stone), entry in _SHIPPED if stone}
 
 
 def proven_entry(size: int, game_type: str = "komi", scoring: str = "standard",

@@ -92,3 +92,16 @@ def test_sdist_has_docs_examples_bench_license_and_the_sources(sdist):
 
 def test_sdist_leaves_out_what_a_build_generates(sdist):
     assert not [f for f in sdist if f.endswith((".c", ".so", ".pyc"))]
+
+
+def test_every_data_file_of_the_package_ships():
+    """The wheel (package data) and the sdist (MANIFEST.in) carry every file of catena/data:
+    the move prior's weights and the proven values."""
+    import fnmatch
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["catena.data"]
+    manifest = (ROOT / "MANIFEST.in").read_text()
+    for path in (ROOT / "catena" / "data").iterdir():
+        if path.name.startswith("__") or path.suffix in (".py", ".pyc"):
+            continue
+        assert any(fnmatch.fnmatch(path.name, p) for p in patterns), path.name
+        assert f"catena/data/*{path.suffix}" in manifest, path.name
