@@ -114,13 +114,11 @@ def proven_longest_winner(size: int, komi: int) -> str | None:
     under best play: a Black win at a larger komi, or a White win at a smaller one,
     decides ``komi`` as well.
     """
-    known = dict(PROVEN_KOMI.items())
-    if (size, "komi", "longest") in PROVEN:
-        known[size, "longest", 0] = PROVEN[size, "komi", "longest"]
-    for (side, scoring, proven_komi), entry in known.items():
-        if side == size and scoring == "longest" and (
-                proven_komi == komi or (entry.winner == "black" and proven_komi >= komi)
-                or (entry.winner == "white" and proven_komi <= komi)):
+    low, high = KOMI_RANGES["longest"]
+    for proven_komi in range(low, high + 1):
+        entry = proven_entry(size, "komi", "longest", proven_komi)
+        if entry is not None and (proven_komi == komi or (entry.winner == "black" and proven_komi >= komi)
+                                  or (entry.winner == "white" and proven_komi <= komi)):
             return entry.winner
     return None
 
@@ -376,12 +374,12 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "much (one row per symmetry class; `equivalent` counts its cells).", "",
             "| side | scoring | first stone | equivalent | margin (Black - White) | P2 takes |",
             "| --- | --- | --- | --- | --- | --- |"]
-    first_stones = [(size, scoring) for size, scoring in _each_scoring(sizes, done, "no-komi openings")]
-    first_stones += [(size, scoring) for size in proven_sizes for scoring in SCORINGS
-                     if all((size, scoring, cell) in PROVEN_FIRST_STONES for cell in first_stone_classes(size))]
-    for size, scoring in first_stones:
-        out += [f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | {row.p2_choice} |"
-                for row in nokomi_table(size, scoring, tt_mb)]
+    for size, scoring in _each_scoring(sizes, done, "no-komi openings"):
+        out += _opening_rows(size, scoring, tt_mb)
+    for size in proven_sizes:
+        for scoring in SCORINGS:
+            if all((size, scoring, cell) in PROVEN_FIRST_STONES for cell in first_stone_classes(size)):
+                out += _opening_rows(size, scoring, tt_mb)
     out += ["", "## How the larger boards were proven", "",
             "Each value above that no `python -m catena solved` run computes: the position (game type,",
             "scoring, komi, moves from the empty board), the command that proved it, and the commit it",
@@ -390,16 +388,18 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
             "two are one game (R17, R18), and the komi game's best first move is a stone.", "",
             "| side | game type | scoring | komi | moves | value | nodes | seconds | command | commit |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    proven = [((size, game_type, scoring, 0, ""), entry) for (size, game_type, scoring), entry in PROVEN.items()]
-    proven += [((size, "komi", scoring, komi, ""), entry) for (size, scoring, komi), entry in PROVEN_KOMI.items()]
-    proven += [((size, "nokomi", scoring, 0, cell), entry)
-               for (size, scoring, cell), entry in PROVEN_FIRST_STONES.items()]
-    for (size, game_type, scoring, komi, moves), entry in sorted(proven, key=lambda item: item[0]):
+    for (size, game_type, scoring, komi, moves), entry in sorted(_SHIPPED, key=lambda item: item[0]):
         if size in proven_sizes:
             value = entry.winner if scoring == "longest" else f"{entry.value:+g}"
             out.append(f"| {size} | {game_type} | {scoring} | {komi} | {moves or '-'} | {value} | "
                        f"{entry.nodes:,} | {entry.seconds:.2f} | `{entry.command}` | {entry.commit} |")
     return "\n".join(out) + "\n"
+
+
+def _opening_rows(size: int, scoring: str, tt_mb: int) -> list[str]:
+    """The rows of the no-komi table of one side and scoring (:func:`nokomi_table`)."""
+    return [f"| {size} | {scoring} | {row.cell} | {row.equivalent} | {_signed(row.margin)} | {row.p2_choice} |"
+            for row in nokomi_table(size, scoring, tt_mb)]
 
 
 def _margin(entry: ProvenValue, scoring: str) -> float | None:
