@@ -246,19 +246,14 @@ def _refuse_overwriting(args) -> None:
     ones unless --force, before any game is played."""
     import os
 
-    from catena.record import record_name
+    from catena.record import refuse_overwriting_records
 
     if args.force:
         return
     if args.npz and os.path.exists(args.npz):
         raise ValueError(f"{args.npz} exists: give --force to overwrite it, or another --npz file")
-    if args.out and not args.npz and os.path.isdir(args.out):
-        names = map(record_name, range(args.games))
-        existing = [name for name in names if os.path.exists(os.path.join(args.out, name))]
-        if existing:
-            raise ValueError(f"{args.out} already holds {plural(len(existing), 'game record')} this run would "
-                             f"overwrite ({existing[0]}{', ...' if len(existing) > 1 else ''}): give --force "
-                             f"to overwrite them, or another --out folder")
+    if args.out and not args.npz:
+        refuse_overwriting_records(args.out, args.games)
 
 
 def _selfplay_ray(args) -> int:

@@ -41,7 +41,7 @@ from catena.engines import Engine, EngineFailure, Opening, PlayerEngine, Subproc
 from catena.errors import CatenaError
 from catena.game import Game
 from catena.progress import bar
-from catena.record import record_name
+from catena.record import record_name, refuse_overwriting_records
 from catena.text import plural
 
 COLOURS = ("black", "white")
@@ -462,7 +462,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: no SPRT)")
     parser.add_argument("--play-all", action="store_true",
                         help="play every game even after the SPRT is decided (the report says when it was)")
-    parser.add_argument("--out", default=None, help="folder for the game records (default: none, not written)")
+    parser.add_argument("--out", default=None,
+                        help="folder for the game records, game-0001.catena, ... (default: none, not written)")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite the game records that exist already in --out (without it they are "
+                             "refused before any game)")
 
 
 def _engine(spec: Optional[str], command: Optional[str], timeout: float) -> Callable[[], Engine]:
@@ -496,6 +500,8 @@ def _progress_bar(shown: Any) -> Callable[[MatchReport, int], None]:
 
 def main(args: argparse.Namespace) -> int:
     """Run ``python -m catena match``."""
+    if args.out and not args.force:               # before the fair komi's estimate and the engines start
+        refuse_overwriting_records(args.out, 2 * math.ceil(args.games / 2))
     sprt = None if args.sprt is None else Sprt(*args.sprt)
     engines = [_engine(args.a, args.a_cmd, args.timeout), _engine(args.b, args.b_cmd, args.timeout)]
     if args.komi is not None or args.game_type != "komi":

@@ -751,6 +751,20 @@ def record_name(index: int) -> str:
     return f"game-{index + 1:04d}.catena"
 
 
+def refuse_overwriting_records(folder: str, games: int) -> None:
+    """Raise ValueError if ``folder`` holds any of the records a run of ``games`` games would
+    write there (``record_name(0)`` on), so a command can refuse before its first game."""
+    import os
+
+    from catena.text import plural
+
+    existing = [name for name in map(record_name, range(games)) if os.path.exists(os.path.join(folder, name))]
+    if existing:
+        raise ValueError(f"{folder} already holds {plural(len(existing), 'game record')} this run would "
+                         f"overwrite ({existing[0]}{', ...' if len(existing) > 1 else ''}): give --force "
+                         f"to overwrite them, or another --out folder")
+
+
 def write_game(record_or_game: Union[GameRecord, Game, Position], **tags: Union[str, int, None]) -> str:
     """The text of a record (or of a game, via :meth:`GameRecord.from_game`, or of
     a position, via :meth:`GameRecord.from_position`).

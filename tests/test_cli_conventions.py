@@ -107,6 +107,22 @@ def test_selfplay_refuses_to_overwrite_records_without_force(tmp_path):
     assert catena.read_game(record.read_text()).game().is_over()
 
 
+def test_match_refuses_to_overwrite_records_without_force(tmp_path):
+    """match --out replaced the records of an earlier match in the same folder without a word."""
+    args = ["match", "--a", "random", "--b", "random", "--size", "2", "--games", "2", "--workers", "1",
+            "--out", "games"]
+    (tmp_path / "games").mkdir()
+    record = tmp_path / "games" / "game-0002.catena"
+    record.write_text("kept")
+    proc = run(args, tmp_path)
+    assert proc.returncode == 2 and "--force" in proc.stderr and "game-0002.catena" in proc.stderr
+    assert record.read_text() == "kept" and os.listdir(tmp_path / "games") == ["game-0002.catena"]
+    proc = run(args + ["--force"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(os.listdir(tmp_path / "games")) == ["game-0001.catena", "game-0002.catena"]
+    assert catena.read_game(record.read_text()).game().is_over()
+
+
 def test_selfplay_npz_refuses_to_overwrite_without_force(tmp_path):
     (tmp_path / "data.npz").write_text("kept")
     proc = run(["selfplay", "--npz", "data.npz", "--size", "1", "--games", "1", "--iterations", "10"], tmp_path)
