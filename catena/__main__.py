@@ -378,7 +378,7 @@ def _solve(args) -> int:
     except KeyboardInterrupt:        # a second Ctrl-C after the solve stopped (its checkpoint is saved)
         print("catena solve: stopped by Ctrl-C", file=sys.stderr)
         return INTERRUPTED
-    return _print_solved(result, args.window)
+    return _print_solved(result, pos, args.window)
 
 
 @contextlib.contextmanager
@@ -423,10 +423,10 @@ def _solve_ray(args, pos) -> int:
                                    window=None if args.window is None else tuple(args.window), guess=args.guess,
                                    depth=args.unit_depth, tt_mb=args.tt_mb, max_seconds=args.seconds,
                                    threads=1 if args.threads is None else args.threads, progress=progress)
-    return _print_solved(result, args.window)
+    return _print_solved(result, pos, args.window)
 
 
-def _print_solved(result, window=None) -> int:
+def _print_solved(result, pos, window=None) -> int:
     from catena.progress import bounds_text
 
     if result.stopped_by == "window":
@@ -440,10 +440,15 @@ def _print_solved(result, window=None) -> int:
               f"after {result.nodes:,} nodes, {result.seconds:.1f} s")
         return INTERRUPTED if result.stopped_by == "interrupt" else 1
     value = "" if result.value is None else f"value {result.value:+g} (Black - White), "
-    print(f"{value}winner {result.winner}, best move {result.best_move}")
-    print("principal variation: " + " ".join(str(m) for m in result.pv))
+    print(f"{value}winner {result.winner}" + (f", best move {result.best_move}" if result.best_move else ""))
+    end = pos.copy()
+    for move in result.pv:
+        end.push(move)
+    walked = end.is_game_over()
+    print("principal variation" + ("" if walked else " (its walk stopped by Ctrl-C)") + ": "
+          + " ".join(str(m) for m in result.pv))
     print(f"{result.nodes:,} nodes in {result.seconds:.2f} s")
-    return 0
+    return 0 if walked else INTERRUPTED
 
 
 def _analyse_arguments(parser: argparse.ArgumentParser) -> None:

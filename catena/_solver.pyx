@@ -1129,25 +1129,32 @@ cdef class SolveRun:
         return loaded
 
     def principal_variation(self, int target):
-        """Moves that keep the value from the root to the end (indices), on one thread."""
+        """Moves that keep the value from the root to the end (indices), on one thread; the
+        line so far if ``interrupt()`` stops the walk (one null window a move, each of which
+        can take minutes near the root of a large solve)."""
         cdef Solver* s = self.solvers[0]
         cdef PosState* p = pos_alloc(s.root.ncells)
         cdef int move
+        if p == NULL:
+            raise MemoryError("no memory for the principal variation's position")
         pos_copy(p, s.root)
         self.sh.max_nodes = -1                # the limits were for the solve, not for this walk
         self.sh.deadline = 0
-        self.sh.stop = STOP_NONE
+        if self.sh.stop != STOP_INTERRUPT:    # a Ctrl-C already noted stops the walk at once
+            self.sh.stop = STOP_NONE
         self.sh.nthreads = 1
         s.epoch = self.sh.epoch
         line = []
-        while not p.h.over:
-            with nogil:
-                move = _keeping_move(s, self.sh, p, target)
-            if move == NO_MOVE:             # cannot happen with a correct table
-                break
-            line.append(move)
-        free(p)
-        self.sh.nthreads = self.nthreads      # the node total counts every thread again
+        try:
+            while not p.h.over:
+                with nogil:
+                    move = _keeping_move(s, self.sh, p, target)
+                if move == NO_MOVE:             # stopped (a correct table always has a move)
+                    break
+                line.append(move)
+        finally:
+            free(p)
+            self.sh.nthreads = self.nthreads      # the node total counts every thread again
         return line
 
 

@@ -190,7 +190,9 @@ class SolveResult:
     ``value`` is Black's score minus White's under best play (komi and the
     button included; None under longest-ribbon scoring, which has only a
     winner), ``winner`` "black", "white" or "draw"; ``pv`` a line of best play
-    to the end.  When a limit stopped the search, ``solved`` is False, ``value``
+    to the end (shorter if Ctrl-C stopped its walk, ``best_move`` None if before
+    its first move); ``seconds`` the whole solve's, the walk included.  When a
+    limit stopped the search, ``solved`` is False, ``value``
     and ``winner`` are None, and ``lower``/``upper`` are the bounds proven so
     far, at least those that need no search (the most either side can still
     score); ``stopped_by`` says which limit.

@@ -154,7 +154,9 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
 
     ``max_seconds`` / ``max_nodes`` stop the search early; the result then has
     ``solved=False`` and the bounds proven so far, at least those that need no
-    search (``static_bounds``).  Ctrl-C stops it the same way.
+    search (``static_bounds``).  Ctrl-C stops it the same way; once the value is
+    proven, Ctrl-C during the walk of its principal variation keeps the value and
+    the line walked so far (``pv`` then stops short of the game's end).
     Without either limit, a position estimated to take more than ten minutes
     (:mod:`catena.effort`; the empty side-4 board: hours) raises TooMuchWorkError
     with the estimate.
@@ -327,14 +329,16 @@ def _solve_on(run: SolveRun, pos: Position, resume: Optional[tuple[int, int, int
     run.finish()
     if checkpoint is not None:
         run_interruptibly([save], lambda: None)      # the final save: another Ctrl-C waits for it
-    seconds = time.perf_counter() - start
-    nodes = run.nodes          # every thread's: the line below is walked on the main thread alone
+    nodes = run.nodes          # every thread's: the line below is walked on one thread
     lower, upper = run.bounds
     if not run.done or lower < upper:
         stopped_by = run.stop if not run.done else "window"
-        return solve_result(*proven(), longest, nodes, seconds, stopped_by)
-    pv = tuple(Move.from_index(m, pos.size) for m in run.principal_variation(lower))
-    return solve_result(lower, upper, longest, nodes, seconds, None, pv)
+        return solve_result(*proven(), longest, nodes, time.perf_counter() - start, stopped_by)
+    # The value is proven: Ctrl-C during the walk of its line (minutes after a long solve)
+    # keeps the value and the line walked so far.
+    line = run_interruptibly([functools.partial(run.principal_variation, lower)], run.interrupt)[0]
+    pv = tuple(Move.from_index(m, pos.size) for m in line)
+    return solve_result(lower, upper, longest, nodes, time.perf_counter() - start, None, pv)
 
 
 def _accepts_focus(progress: Callable[..., object]) -> bool:

@@ -183,6 +183,36 @@ def test_ctrl_c_stops_the_solver_with_valid_bounds():
     assert catena.solve(catena.Position(size=2)).value == 2.5
 
 
+def test_ctrl_c_while_the_line_is_walked_keeps_the_proven_value(monkeypatch, capsys):
+    """After a solve, its principal variation is walked one null window a move (minutes near
+    the root of a long solve); Ctrl-C there raised KeyboardInterrupt out of solve(), losing the
+    value the hours before had proven, and leaked the walk's position."""
+    from catena import solver
+    from catena.__main__ import INTERRUPTED, _print_solved
+
+    pos = catena.Position.from_moves(["B2"], size=3)
+    expected = catena.solve(pos, threads=1)
+    walking = []
+
+    def ctrl_c_in_the_walk(tasks, interrupt, *args, **kwargs):
+        if getattr(getattr(tasks[0], "func", None), "__name__", "") == "principal_variation":
+            walking.append(True)
+            interrupt()                         # as the waiting thread does on Ctrl-C
+        return run_interruptibly(tasks, interrupt, *args, **kwargs)
+
+    monkeypatch.setattr(solver, "run_interruptibly", ctrl_c_in_the_walk)
+    result = catena.solve(pos, threads=1)
+    assert walking and result.solved and result.stopped_by is None
+    assert (result.value, result.winner) == (expected.value, expected.winner)
+    assert result.pv == () and result.best_move is None and expected.pv    # the walk stopped at once
+    assert _print_solved(result, pos) == INTERRUPTED
+    out = capsys.readouterr().out
+    assert f"value {expected.value:+g}" in out and "best move" not in out
+    assert "principal variation (its walk stopped by Ctrl-C): \n" in out
+    monkeypatch.undo()
+    assert catena.solve(pos, threads=1).pv == expected.pv          # nothing left behind
+
+
 INTERRUPTED_CHILD = """
 import sys, catena
 which, size = sys.argv[1], int(sys.argv[2])
