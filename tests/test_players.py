@@ -108,14 +108,18 @@ def test_mcts_player_colour_choice_takes_the_solved_winner(game_type):
 
 
 def test_nokomi_opening_stone_is_the_most_balanced():
-    """P1's opening stone in a no-komi game is the visited stone whose value is nearest one half (R18)."""
-    pos = Position(4, "nokomi")
-    move = MCTSPlayer(iterations=3000, seed=9).choose_move(pos.copy())
-    assert move.name != "button" and move in pos.legal_moves()
-    result = MCTS(seed=9).search(pos, iterations=3000)
-    visited = [m for m, n in result.visits.items() if n >= max(1, result.iterations // 200)]
-    gap = abs(result.values[move] - 0.5)
-    assert all(gap <= abs(result.values[m] - 0.5) for m in visited)
+    """P1's opening stone in a no-komi game is the visited stone whose expected margin is
+    nearest an even game (R18; the win rate nearest one half where there is no margin)."""
+    for scoring in ("standard", "longest"):
+        pos = Position(4, "nokomi", scoring)
+        move = MCTSPlayer(iterations=3000, seed=9).choose_move(pos.copy())
+        assert move.name != "button" and move in pos.legal_moves()
+        result = MCTS(seed=9).search(pos, iterations=3000)      # the player's search, the same seed
+        visited = [m for m, n in result.visits.items() if n >= max(1, result.iterations // 200)]
+        if scoring == "standard":
+            assert all(abs(result.scores[move]) <= abs(result.scores[m]) for m in visited)
+        else:
+            assert all(abs(result.values[move] - 0.5) <= abs(result.values[m] - 0.5) for m in visited)
 
 
 @pytest.mark.parametrize("make, error, words", [
