@@ -627,7 +627,7 @@ cdef class MCTS:
     tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
     prior_weight=0)``.  Ctrl-C ends a
     search early and returns what it found.  ``c`` is the UCT exploration
-    constant (default 0.25 with RAVE, 0.7 without).  With a seed and an
+    constant (default 0.1 with RAVE, 0.7 without; docs/strength.md).  With a seed and an
     iteration budget a search is reproducible; each thread searches its own
     tree (seeded from ``seed``) and the root statistics are summed.
 
@@ -696,7 +696,7 @@ cdef class MCTS:
         self.exact_cells = integer(exact_cells, "exact_cells", 0, 0x7FFFFFFF)
         self.rave = bool(rave)
         self.rave_k = real(rave_k, "rave_k", positive=True)
-        self.c = (0.25 if self.rave else 0.7) if c is None else real(c, "c", minimum=0)
+        self.c = (0.1 if self.rave else 0.7) if c is None else real(c, "c", minimum=0)
         self.score_weight = real(score_weight, "score_weight", 0, 100)
         self.root_solve_share = real(root_solve_share, "root_solve_share", 0, 0.9)
         self.prior_weight = real(prior_weight, "prior_weight", 0, 100)
