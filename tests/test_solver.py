@@ -777,6 +777,7 @@ def test_fair_komi_of_a_proven_board_needs_no_solve(monkeypatch):
     rows = komi_table(4)
     assert [row.margin for row in rows] == [value - komi for komi in range(KOMI_MAX["standard"] + 1)]
     assert fair_komi(4) == max(row.komi for row in rows if row.margin > 0) == 9
+    assert fair_komi(4, "longest") == 8                       # every komi proven (docs/side4.md)
     for scoring in SCORINGS:
         if catena.solved._komi_is_proven(4, scoring):
             rows = komi_table(4, scoring)
