@@ -205,9 +205,9 @@ def fair_komi(size: int, scoring: str = "standard", tt_mb: int = 256,
     wins (one more point and White wins); 0 if White wins even at komi 0.
 
     Sides 1 to 3 solve the empty board in a second; side 4 (standard and longest-ribbon
-    scoring) comes from ``PROVEN`` and ``PROVEN_KOMI`` at once.  Other boards would take hours or more: they raise
-    TooMuchWorkError with the estimate at once, unless ``max_seconds`` allows a try
-    (which raises the same error if it runs out).
+    scoring) comes from ``PROVEN`` and ``PROVEN_KOMI`` at once.  Other boards would take
+    hours or more: they raise TooMuchWorkError with the estimate at once, unless
+    ``max_seconds`` allows a try (which raises the same error if it runs out).
 
     >>> fair_komi(2)
     2
