@@ -48,6 +48,9 @@ cdef enum:
                                       # fifteenth of a playout, so the solver gets at most about
                                       # twice the time of the playouts it replaces
     SOLVER_NODES_PER_SECOND = 1000000  # the allowance of a search with only a time budget
+    ROOT_SOLVER_NODES_PER_SECOND = 4000000  # the middlegame root solve's, likewise: the solver's
+                                            # own speed on its 32 MB table (3.3 to 4 M measured), the
+                                            # clock being what stops it on a slower machine
     MIN_SOLVER_NODES = 1000      # no solver run with less left than this
     ROOT_NODES_AT_21 = 1000000   # _root_nodes_needed
     ROOT_SLICE_NODES = 200000    # the middlegame root solve looks at the clock this often
@@ -485,16 +488,19 @@ cdef int64_t tree_search(Tree* t, int64_t iterations, double seconds) noexcept n
     cdef double deadline = start + seconds if seconds > 0 else INFINITY
     cdef double allowance = (SOLVER_NODES_PER_ITERATION * iterations if iterations >= 0
                              else SOLVER_NODES_PER_SECOND * seconds)
+    cdef double root_allowance = (allowance if iterations >= 0
+                                  else ROOT_SOLVER_NODES_PER_SECOND * seconds)
     # the middlegame root solve: after a first share of the budget (its mean margin
     # is the solver's first guess), a share of the budget, taken off the playouts
     cdef bint root_pending = (t.solves_root and t.root_cells > 0 and t.root_state.h.nlegal > t.root_cells
                               and not t.nodes[0].flags & SOLVER_TRIED)
-    cdef int64_t root_at_iteration = <int64_t>(ROOT_AFTER * iterations) if iterations >= 0 else 0
+    # (under a time budget only the clock sets the iteration: the first guess needs a search)
+    cdef int64_t root_at_iteration = <int64_t>(ROOT_AFTER * iterations) if iterations >= 0 else -1
     cdef double root_at_time = start + ROOT_AFTER * seconds if seconds > 0 else INFINITY
-    t.root_budget = <int64_t>(t.root_share * allowance)
+    t.root_budget = <int64_t>(t.root_share * root_allowance)
     if root_pending and t.root_budget < _root_nodes_needed(t.root_state.h.nlegal) * ROOT_REACH:
         root_pending = False                  # beyond the solver's reach in this budget
-    t.solver_left = <int64_t>allowance - (t.root_budget if root_pending else 0)
+    t.solver_left = <int64_t>((1.0 - t.root_share) * allowance if root_pending else allowance)
     _solve_root_moves(t)
     while (iterations < 0 or done < iterations) and not _settled(t, &t.nodes[0]) and not t.stop:
         if root_pending and done == root_at_iteration:
@@ -652,9 +658,11 @@ cdef class MCTS:
     board is solved at the root.  A larger root goes to the solver too when
     the budget may be enough for it (its nodes against a per-cell estimate,
     docs/strength.md): after a tenth of the budget, the solver gets
-    ``root_solve_share`` of it (0 turns this off), in slices that keep to the time
+    ``root_solve_share`` of it (0 turns this off; under a time budget, at the
+    solver's own speed of about 4 M nodes a second), in slices that keep to the time
     budget; a solved root is played exactly and ends the search, an unsolved one
-    leaves the rest to the playouts.
+    leaves the rest to the playouts.  ``SearchResult.solver_nodes`` says what the
+    solver spent.
 
     The learned move prior (:mod:`catena.prior`, the weights shipped in the package):
     ``prior_weight`` > 0 adds ``prior_weight * P / (visits + 1)`` to a child's score in
@@ -782,8 +790,18 @@ cdef class MCTS:
                 each.interrupt()
 
         # Ctrl-C stops the threads cleanly and what they found is returned
+        solver_before = self._solver_nodes()
         done = run_interruptibly([functools.partial(tree.run, its, secs) for tree in trees], interrupt)
-        return self._result(sum(n or 0 for n in done), time.perf_counter() - start)
+        return self._result(sum(n or 0 for n in done), time.perf_counter() - start,
+                            self._solver_nodes() - solver_before)
+
+    def _solver_nodes(self):
+        """The exact solver's nodes over the trees' lives."""
+        cdef _TreeHandle tree
+        cdef int64_t total = 0
+        for tree in self._trees:
+            total += tree.t.solver_nodes
+        return total
 
     def _root_stats(self):
         """Per root move, summed over the trees: [visits, value sum, margin sum,
@@ -810,7 +828,7 @@ cdef class MCTS:
                 s[4] = min(s[4], ch.upper)
         return stats, lower, upper
 
-    def _result(self, total, seconds):
+    def _result(self, total, seconds, solver_nodes):
         cdef Position pos = self._position
         cdef int mover = pos._st.h.to_move
         longest = pos._st.scoring == SCORING_LONGEST
@@ -840,7 +858,7 @@ cdef class MCTS:
                             pv=self._principal_variation(best.index), iterations=total, seconds=seconds,
                             proven=winner != 0,
                             winner=("black", "white", "draw")[winner - 1] if winner else None,
-                            value=value, score=score, scores=scores, exact=exact)
+                            value=value, score=score, scores=scores, exact=exact, solver_nodes=solver_nodes)
 
     def _best_move(self, stats, lower, upper, sign, values, margins, by_index):
         """The move to play.  A solved root: a move with its exact margin (the most

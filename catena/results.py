@@ -104,7 +104,8 @@ class SearchResult:
     to its expected final margin (exact when the move is solved; the root's
     mean for a move not yet visited), ``score`` is the expected margin of the
     position with ``best_move``, and ``exact`` the root's exact margin once the
-    search has proven it (else None).
+    search has proven it (else None).  ``solver_nodes`` is what the search's exact
+    solves (endgame leaves, root moves, the middlegame root) spent, in solver nodes.
 
     >>> import catena
     >>> result = catena.MCTS(seed=1).search(catena.Position(size=1), iterations=10)
@@ -133,6 +134,7 @@ class SearchResult:
     score: Optional[float] = None
     scores: dict[Move, float] = field(default_factory=dict)
     exact: Optional[float] = None
+    solver_nodes: int = 0
 
     def _top_moves(self, count: int = 5) -> list[Move]:
         """``best_move`` and the most visited other root moves, ``count`` in all (the better

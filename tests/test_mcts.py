@@ -870,6 +870,44 @@ def test_with_two_threads_the_first_tree_solves_the_middlegame_root():
     assert catena.solve(after).value == value
 
 
+def _cells(pos):
+    return sum(1 for m in pos.legal_moves() if m.name != "button")
+
+
+def _side4_middlegame(legal, seed):
+    """A side-4 position of seeded random stones with ``legal`` legal cells."""
+    rng = random.Random(seed)
+    while True:
+        pos = Position(size=4)
+        while not pos.is_game_over() and _cells(pos) > legal:
+            pos.push(rng.choice([m for m in pos.legal_moves() if m.name != "button"]))
+        if _cells(pos) == legal:
+            return pos
+
+
+def test_under_a_time_budget_the_middlegame_root_gets_the_solvers_own_speed():
+    """Half a second is worth about 2 M solver nodes at the root, not the leaves'
+    allowance of 0.5 M (with which a root of 26 legal cells, an estimated 10 M nodes, was
+    out of reach): the root is tried, its first slice of 200,000 nodes spent unless it is
+    solved sooner (the leaves, at most one legal cell, spend about 50,000 in the time).
+    The solve starts after a tenth of the time, the search's mean margin its first guess,
+    so some iterations ran even when the root is solved."""
+    pos = _side4_middlegame(26, 1)
+    result = MCTS(seed=1, exact_cells=1).search(pos, seconds=0.5)
+    assert result.exact is not None or result.solver_nodes >= 200_000
+    assert result.iterations > 0
+
+
+def test_a_search_reports_its_solver_nodes():
+    """``solver_nodes`` counts one search's exact solves, not the tree's earlier ones."""
+    mcts = MCTS(seed=1)
+    first = mcts.search(Position(size=3), iterations=10_000)
+    assert first.exact is not None and first.solver_nodes > 0
+    again = mcts.search(Position(size=3), iterations=10)      # the root is settled already
+    assert again.solver_nodes == 0
+    assert MCTS(seed=1, exact_cells=0).search(Position(size=3), iterations=500).solver_nodes == 0
+
+
 def test_a_root_share_of_zero_turns_the_middlegame_root_solve_off():
     """MCTS(root_solve_share=0) is the search before the middlegame root solve: every
     iteration runs and the root is not proven; the option survives a copy."""
