@@ -20,7 +20,7 @@ from catena._position cimport (BLACK, WHITE, MAX_LIST, SCORING_LONGEST, PosState
                                pos_alloc, pos_bytes, pos_copy, random_playout)
 from catena._prior cimport NGROUPS, move_features, prior_tables_for, prior_weights
 from catena._rng cimport rng_below, rng_seed
-from catena._solver cimport EXACT_UNBOUNDED, exact_free, exact_new, exact_solve
+from catena._solver cimport EXACT_UNBOUNDED, exact_free, exact_new, exact_solve, exact_threshold
 
 import functools
 import os
@@ -54,6 +54,7 @@ cdef enum:
     MIN_SOLVER_NODES = 1000      # no solver run with less left than this
     ROOT_NODES_AT_21 = 1000000   # _root_nodes_needed
     ROOT_SLICE_NODES = 200000    # the middlegame root solve looks at the clock this often
+    HINT_SOLVER_NODES = 100000   # _secure_hint's check of the solver's move (a few ms when right)
     ROOT_TABLE_LOG2 = 19         # the middlegame root solver's table: 2**19 buckets (32 MB)
     PRIOR_VISITS = 8             # a node's children get the learned prior at its 8th visit (the
                                  # root at once): the features of every child cost about as much
@@ -356,6 +357,35 @@ cdef void _solve_root_moves(Tree* t) noexcept nogil:
     _bounds_from_children(t, root)
 
 
+cdef void _secure_hint(Tree* t, Node* root, PosState* p, int hint) noexcept nogil:
+    """An unsolved middlegame root with a bound proven on its mover's side: the
+    solver's table move is most likely the move that proved it.  A threshold solve of
+    that move on the same table (cheap if so) gives the move the bound, so that the
+    move choice can play a move proven to keep it (MCTS._best_move)."""
+    cdef bint black = t.root_state.h.to_move == BLACK
+    cdef int32_t bound = root.lower if black else root.upper
+    cdef int64_t nodes
+    cdef int i, answer
+    cdef Node* ch
+    if (bound <= -t.bound) if black else (bound >= t.bound):
+        return                                   # nothing proven for the mover
+    for i in range(root.nchildren):
+        ch = &t.nodes[root.first_child + i]
+        if ch.move != hint:
+            continue
+        if ((ch.lower >= bound) if black else (ch.upper <= bound)) or _play_root_child(t, ch, p):
+            return
+        # "is it at least the bound?" for Black; "at least the bound + 1?" (no) for White
+        answer = exact_threshold(t.root_exact, p, HINT_SOLVER_NODES, bound if black else bound + 1, &nodes)
+        t.solver_calls += 1
+        t.solver_nodes += nodes
+        if black and answer > 0:
+            _tighten(ch, bound, ch.upper)
+        elif not black and answer < 0:
+            _tighten(ch, ch.lower, bound)
+        return
+
+
 cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
     """A root beyond the endgame's cell count goes to the solver within
     ``t.root_budget`` nodes (a share of the search's budget) and, under a time
@@ -388,9 +418,10 @@ cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
         if lo == hi:
             break
         guess = max(lo, min(guess, hi))
-    if lo != hi or hint < 0:
+    if hint < 0 or (root.first_child < 0 and not _expand(t, root, p)):
         return False
-    if root.first_child < 0 and not _expand(t, root, p):
+    if lo != hi:
+        _secure_hint(t, root, p, hint)
         return False
     for i in range(root.nchildren):
         ch = &t.nodes[root.first_child + i]
@@ -864,7 +895,8 @@ cdef class MCTS:
         """The move to play.  A solved root: a move with its exact margin (the most
         visited of them).  For the win: a proven win, else the most visits.  For
         points: the most visited move that might still beat the root's proven
-        pessimistic bound, unless the move that secures that bound is worth more."""
+        pessimistic bound, unless the move that secures that bound is worth more, or
+        the search expects no more of it than a move proven to keep the bound gives."""
         if not stats:
             return next(iter(by_index.values()))
         mover_bound = lower if sign > 0 else upper          # what the mover is sure of
@@ -901,6 +933,11 @@ cdef class MCTS:
             m, s = by_index[choice], by_index[safest]
             if (values[s], sign * margins[s]) >= (values[m], sign * margins[m]):
                 return s
+        kept = [i for i, s in stats.items() if sure(s) >= sign * mover_bound]
+        if kept and choice not in kept and sign * margins[by_index[choice]] <= sign * mover_bound:
+            # the search expects no more of its choice than a move proven to keep the
+            # bound (a middlegame root solve's table move, _secure_hint) gives for sure
+            return by_index[max(kept, key=visited)]
         return by_index[choice]
 
     def _principal_variation(self, int first):

@@ -12,3 +12,5 @@ cdef void* exact_new(int table_log2) noexcept nogil
 cdef void exact_free(void* handle) noexcept nogil
 cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
                      int32_t* lower, int32_t* upper, int64_t* nodes, int* move) noexcept nogil
+cdef int exact_threshold(void* handle, PosState* p, int64_t max_nodes, int threshold,
+                         int64_t* nodes) noexcept nogil

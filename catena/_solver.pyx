@@ -1207,6 +1207,31 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     or game type).
     """
     cdef Exact* x = <Exact*>handle
+    _exact_run(x, p, max_nodes, guess, -INF, INF)
+    lower[0] = x.sh.lower
+    upper[0] = x.sh.upper
+    nodes[0] = x.s.nodes
+    move[0] = _table_move(&x.sh, p)
+    if move[0] == NO_MOVE:
+        move[0] = -1
+    return x.sh.lower == x.sh.upper
+
+
+cdef int exact_threshold(void* handle, PosState* p, int64_t max_nodes, int threshold,
+                         int64_t* nodes) noexcept nogil:
+    """Whether ``p``'s value (Black's margin in the solver's units) is at least
+    ``threshold``: 1 proven so, -1 proven not, 0 unknown within ``max_nodes``; a null
+    window or two, cheap where the table already holds the proof."""
+    cdef Exact* x = <Exact*>handle
+    _exact_run(x, p, max_nodes, threshold, threshold - 1, threshold)
+    nodes[0] = x.s.nodes
+    return 1 if x.sh.lower >= threshold else (-1 if x.sh.upper < threshold else 0)
+
+
+cdef void _exact_run(Exact* x, PosState* p, int64_t max_nodes, int guess, int win_lo,
+                     int win_hi) noexcept nogil:
+    """MTD(f) on ``p`` in place (restored after) until its bounds meet or answer the
+    window (win_lo, win_hi), or ``max_nodes`` run out."""
     cdef Shared* sh = &x.sh
     cdef Solver* s = x.s
     fresh_solver_key(p, &p.h)          # copy-make playouts (play_move) leave it stale
@@ -1215,17 +1240,12 @@ cdef int exact_solve(void* handle, PosState* p, int64_t max_nodes, int guess,
     sh.deadline = 0
     sh.stop = STOP_NONE
     sh.guess = guess
+    sh.win_lo = win_lo
+    sh.win_hi = win_hi
     s.nodes = 0
     s.root = p                           # searched in place: make/unmake leave it as it was
     _thread_mtdf(s)
     s.root = NULL
-    lower[0] = sh.lower
-    upper[0] = sh.upper
-    nodes[0] = s.nodes
-    move[0] = _table_move(sh, p)
-    if move[0] == NO_MOVE:
-        move[0] = -1
-    return sh.lower == sh.upper
 
 
 # ---------------------------------------------------------------------------

@@ -898,6 +898,21 @@ def test_under_a_time_budget_the_middlegame_root_gets_the_solvers_own_speed():
     assert result.iterations > 0
 
 
+def test_an_unsolved_middlegame_root_plays_the_move_that_proved_its_bound():
+    """The root solve runs out of nodes having proven that Black gets at least 12.5
+    points; the solver's table move is checked to keep that (_secure_hint) and played,
+    since the search expects no more of its own choice."""
+    pos = _side4_middlegame(27, 5)
+    mcts = MCTS(seed=1)
+    result = mcts.search(pos, iterations=100_000)
+    stats, lower, upper = mcts._root_stats()
+    assert result.exact is None and pos.to_move == "black" and lower == 25   # half points
+    assert stats[result.best_move.index][3] == lower
+    after = pos.copy()
+    after.push(result.best_move)
+    assert catena.solve(after).value >= 12.5
+
+
 def test_a_search_reports_its_solver_nodes():
     """``solver_nodes`` counts one search's exact solves, not the tree's earlier ones."""
     mcts = MCTS(seed=1)
