@@ -903,7 +903,9 @@ def _assign(queue: list[tuple[int, int]], home: dict[int, int], idle: set[int],
 
 
 def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int], value: int) -> list[int]:
-    """Best play: down the top tree through children of the root's value, then the unit's own line."""
+    """Best play: down the top tree through children of the root's value, then the unit's own
+    line.  Ctrl-C during the unit's walk (minutes after a long solve) keeps the top tree's part,
+    as ``catena.solve`` keeps the line walked so far."""
     node = plan.root
     while node.children:
         best = next((child for child in node.children
@@ -917,11 +919,18 @@ def _principal_variation(ray, plan: WorkPlan, cache, actors, home: dict[int, int
         actor = actors[home.get(node.key, node.key % len(actors))]
         for attempt in range(WORKER_RESTARTS + 1):
             try:
-                return line + ray.get(actor.principal_variation.remote(node.moves, value))
+                return line + _unit_line(ray, actor, node.moves, value)
+            except KeyboardInterrupt:
+                return line
             except ray.exceptions.RayActorError:       # the worker died: its restart searches again
                 if attempt == WORKER_RESTARTS:
                     raise
     return line
+
+
+def _unit_line(ray, actor, moves: tuple[int, ...], value: int) -> list[int]:
+    """A work unit's best line of play, walked by the worker that holds its table."""
+    return ray.get(actor.principal_variation.remote(moves, value))
 
 
 # ---------------------------------------------------------------------------

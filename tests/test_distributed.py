@@ -502,6 +502,21 @@ def test_every_split_depth_gives_the_value(local_ray):
         assert_same_result(distributed.solve(pos, workers=2, depth=depth), expected, pos)
 
 
+def test_ctrl_c_during_the_principal_variation_keeps_the_value(local_ray, monkeypatch):
+    """Ctrl-C while a worker walks its unit's line: the proven value is kept with the top
+    tree's part of the line (as catena.solve keeps the line walked so far)."""
+    pos = random_position(3, "komi", "standard", 3, 4)
+    expected = catena.solve(pos, threads=1)
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(distributed, "_unit_line", interrupted)
+    result = distributed.solve(pos, workers=2, depth=1)
+    assert result.value == expected.value and result.stopped_by is None
+    assert len(result.pv) == 1                    # the top tree's move; the unit's line was cut
+    assert result.pv[0] in pos.legal_moves()
+
+
 def test_window_proofs(local_ray):
     for game_type, scoring in [("komi", "standard"), ("double", "square"), ("nokomi", "longest")]:
         pos = random_position(3, game_type, scoring, 3, 11)
