@@ -39,6 +39,9 @@ ctypedef struct Tree:
     PosState* root_state     # the root position (kept with make_move, so its key is exact)
     PosState* scratch        # the position of the current iteration
     uint8_t* played_by       # per move: colour that played it this iteration (AMAF)
+    int leaf_playouts        # playouts from each leaf an iteration reaches
+    PosState* leaf_state     # the leaf's position, for its playouts after the first
+    uint8_t* played_saved    # played_by at the leaf, likewise
     int32_t* path            # node indices from the root in the current iteration
     float* beta_table        # RAVE weights by visit count (TABLE_SIZE entries)
     Rng rng

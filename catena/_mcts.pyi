@@ -16,11 +16,13 @@ class MCTS:
     exact_cells: int
     root_solve_share: float
     prior_weight: float
+    leaf_playouts: int
     def __init__(self, seed: Optional[int] = None, c: Optional[float] = None, threads: int = 1,
                  rave: bool = True, rave_k: float = 300.0, expand_visits: int = 1,
                  tree_nodes: int = 2_000_000, score_weight: float = 0.2,
                  exact_cells: int = 14, *, root_solve_share: float = 0.85,
-                 prior_weight: float = 0.0, max_nodes: Optional[int] = None) -> None: ...
+                 prior_weight: float = 0.0, max_nodes: Optional[int] = None,
+                 leaf_playouts: int = 1) -> None: ...
     @property
     def max_nodes(self) -> int: ...
     def search(self, pos: Position, iterations: Optional[int] = None,

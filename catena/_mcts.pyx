@@ -477,34 +477,48 @@ cdef void _iterate(Tree* t) noexcept nogil:
             break
         if n.visits == 0 and p.h.nlegal <= t.exact_cells and not n.flags & SOLVER_TRIED:
             new_bounds |= _solve_node(t, n, p, t.leaf_nodes, &hint)
-    if _settled(t, n):
-        winner = n.proven
-        # exact, or (playing for the win) the bound that decides the winner
-        margin = n.lower if winner == BLACK or n.lower == n.upper else n.upper
-    else:
-        random_playout(p, &t.rng, 0.0, t.played_by if rave else NULL)
-        margin = _final_margin(p, &winner)
-        if margin < n.lower or margin > n.upper:  # a playout cannot beat what is proven
-            margin = max(n.lower, min(margin, n.upper))
-            winner = _winner_of(margin)
-    t.margin_count += 1
-    t.margin_sum += margin
-    t.margin_sq += <double>margin * margin
-    cdef double scale = _score_scale(t) if t.score_weight > 0 else 0.0
-    for d in range(depth, -1, -1):
-        n = &t.nodes[path[d]]
-        n.visits += 1
-        n.value += _reward(winner, n.mover)
-        n.score += (margin - n.score) / n.visits
-        if d > 0 and scale > 0:
-            n.utility = _utility(t, n, &t.nodes[path[d - 1]], scale)
-        if rave and n.first_child >= 0:
-            mover = t.nodes[n.first_child].mover
-            for i in range(n.nchildren):
-                ch = &t.nodes[n.first_child + i]
-                if t.played_by[ch.move] == mover:
-                    ch.amaf_visits += 1
-                    ch.amaf_value += _reward(winner, mover)
+    # the leaf's value: proven, or from leaf_playouts playouts, each backed up on its own
+    cdef Node* leaf = n
+    cdef int k, playouts = 1
+    cdef double scale
+    if not _settled(t, leaf) and t.leaf_playouts > 1:
+        playouts = t.leaf_playouts
+        pos_copy(t.leaf_state, p)
+        if rave:
+            memcpy(t.played_saved, t.played_by, p.ncells + 1)
+    for k in range(playouts):
+        if k > 0:
+            pos_copy(p, t.leaf_state)
+            if rave:
+                memcpy(t.played_by, t.played_saved, p.ncells + 1)
+        if _settled(t, leaf):
+            winner = leaf.proven
+            # exact, or (playing for the win) the bound that decides the winner
+            margin = leaf.lower if winner == BLACK or leaf.lower == leaf.upper else leaf.upper
+        else:
+            random_playout(p, &t.rng, 0.0, t.played_by if rave else NULL)
+            margin = _final_margin(p, &winner)
+            if margin < leaf.lower or margin > leaf.upper:  # a playout cannot beat what is proven
+                margin = max(leaf.lower, min(margin, leaf.upper))
+                winner = _winner_of(margin)
+        t.margin_count += 1
+        t.margin_sum += margin
+        t.margin_sq += <double>margin * margin
+        scale = _score_scale(t) if t.score_weight > 0 else 0.0
+        for d in range(depth, -1, -1):
+            n = &t.nodes[path[d]]
+            n.visits += 1
+            n.value += _reward(winner, n.mover)
+            n.score += (margin - n.score) / n.visits
+            if d > 0 and scale > 0:
+                n.utility = _utility(t, n, &t.nodes[path[d - 1]], scale)
+            if rave and n.first_child >= 0:
+                mover = t.nodes[n.first_child].mover
+                for i in range(n.nchildren):
+                    ch = &t.nodes[n.first_child + i]
+                    if t.played_by[ch.move] == mover:
+                        ch.amaf_visits += 1
+                        ch.amaf_value += _reward(winner, mover)
     if new_bounds:
         for d in range(depth - 1, -1, -1):
             if not _bounds_from_children(t, &t.nodes[path[d]]):
@@ -570,10 +584,13 @@ cdef class _TreeHandle:
         self.t.root_state = pos_alloc(ncells)
         self.t.scratch = pos_alloc(ncells)
         self.t.played_by = <uint8_t*>malloc(ncells + 1)
+        self.t.played_saved = <uint8_t*>malloc(ncells + 1)
+        self.t.leaf_state = pos_alloc(ncells)
         self.t.path = <int32_t*>malloc(MAX_DEPTH * sizeof(int32_t))
         self.t.beta_table = <float*>malloc(TABLE_SIZE * sizeof(float))
         if (self.t.nodes == NULL or self.t.beta_table == NULL or self.t.root_state == NULL
-                or self.t.scratch == NULL or self.t.played_by == NULL or self.t.path == NULL):
+                or self.t.scratch == NULL or self.t.played_by == NULL or self.t.path == NULL
+                or self.t.played_saved == NULL or self.t.leaf_state == NULL):
             raise MemoryError("not enough memory for the search tree; lower tree_nodes")
 
     def __dealloc__(self):
@@ -583,6 +600,8 @@ cdef class _TreeHandle:
         free(self.t.root_state)
         free(self.t.scratch)
         free(self.t.played_by)
+        free(self.t.played_saved)
+        free(self.t.leaf_state)
         free(self.t.path)
         free(self.t.beta_table)
 
@@ -662,7 +681,7 @@ cdef class MCTS:
 
     ``MCTS(seed=None, c=..., threads=1, rave=True, rave_k=300, expand_visits=1,
     tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
-    prior_weight=0)``.  Ctrl-C ends a
+    prior_weight=0, leaf_playouts=1)``.  Ctrl-C ends a
     search early and returns what it found.  ``c`` is the UCT exploration
     constant (default 0.1 with RAVE, 0.7 without; docs/strength.md).  With a seed and an
     iteration budget a search is reproducible; each thread searches its own
@@ -695,6 +714,10 @@ cdef class MCTS:
     leaves the rest to the playouts.  ``SearchResult.solver_nodes`` says what the
     solver spent.
 
+    ``leaf_playouts`` playouts start from each leaf an iteration reaches (default 1),
+    each backed up as one visit: the descent's cost is shared, and an iteration costs
+    about as many playouts (docs/strength.md).
+
     The learned move prior (:mod:`catena.prior`, the weights shipped in the package):
     ``prior_weight`` > 0 adds ``prior_weight * P / (visits + 1)`` to a child's score in
     selection (a progressive bias), P the prior's probability of its move among its
@@ -721,11 +744,12 @@ cdef class MCTS:
     cdef readonly int exact_cells
     cdef readonly double root_solve_share
     cdef readonly double prior_weight
+    cdef readonly int leaf_playouts
     cdef bint _busy                # a search runs: the object belongs to the thread running it
 
     def __init__(self, seed=None, c=None, threads=1, rave=True, rave_k=300.0, expand_visits=1,
                  tree_nodes=2_000_000, score_weight=0.2, exact_cells=14, *, root_solve_share=0.85,
-                 prior_weight=0.0, max_nodes=None):
+                 prior_weight=0.0, max_nodes=None, leaf_playouts=1):
         self._check_idle("be re-initialised")
         tree_nodes = renamed(tree_nodes, "tree_nodes", 2_000_000, max_nodes, "max_nodes", "MCTS")
         self.seed = checked_seed(seed)
@@ -739,6 +763,7 @@ cdef class MCTS:
         self.score_weight = real(score_weight, "score_weight", 0, 100)
         self.root_solve_share = real(root_solve_share, "root_solve_share", 0, 0.9)
         self.prior_weight = real(prior_weight, "prior_weight", 0, 100)
+        self.leaf_playouts = integer(leaf_playouts, "leaf_playouts", 1, 64)
         self._trees = []
         self._position = None
 
@@ -764,6 +789,7 @@ cdef class MCTS:
         tree.t.solves_root = index == 0
         tree.t.root_share = self.root_solve_share
         tree.t.prior_weight = self.prior_weight
+        tree.t.leaf_playouts = self.leaf_playouts
         if self.prior_weight > 0:
             tree.t.prior_weights = prior_weights()
             tree.t.prior_tables = prior_tables_for(pos.size)
@@ -1002,7 +1028,7 @@ cdef class MCTS:
         """A copy (copy.copy, deepcopy, pickle) has the same settings and trees of its own,
         empty until its first search."""
         return (functools.partial(type(self), root_solve_share=self.root_solve_share,
-                                  prior_weight=self.prior_weight),
+                                  prior_weight=self.prior_weight, leaf_playouts=self.leaf_playouts),
                 (self.seed, self.c, self.threads, self.rave, self.rave_k, self.expand_visits,
                  self.tree_nodes, self.score_weight, self.exact_cells))
 

@@ -913,6 +913,21 @@ def test_an_unsolved_middlegame_root_plays_the_move_that_proved_its_bound():
     assert catena.solve(after).value >= 12.5
 
 
+def test_several_playouts_a_leaf_back_up_each_playout():
+    """leaf_playouts=k: an iteration is one descent and k playouts from its leaf, each a
+    visit; the search still proves what it proves with one (the whole side-3 board), and the
+    option survives a copy."""
+    pos = _middlegame(2)
+    one = MCTS(seed=1, exact_cells=0).search(pos, iterations=500)
+    three = MCTS(seed=1, exact_cells=0, leaf_playouts=3).search(pos, iterations=500)
+    assert sum(one.visits.values()) == 500 and sum(three.visits.values()) == 1500
+    assert three.iterations == 500
+    assert MCTS(seed=1, leaf_playouts=2).search(Position(size=3), iterations=10_000).exact == 10.5
+    assert copy.copy(MCTS(leaf_playouts=4)).leaf_playouts == 4 and MCTS().leaf_playouts == 1
+    with pytest.raises(ValueError, match="leaf_playouts"):
+        MCTS(leaf_playouts=0)
+
+
 def test_a_search_reports_its_solver_nodes():
     """``solver_nodes`` counts one search's exact solves, not the tree's earlier ones."""
     mcts = MCTS(seed=1)
