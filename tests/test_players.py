@@ -11,7 +11,7 @@ import pytest
 from catena import MCTS, SCORINGS, Game, Position
 from catena._position import KOMI_RANGES
 from catena.match import play_game
-from catena.players import FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
+from catena.players import PLAYER_LEAF_PLAYOUTS, FlatMonteCarloPlayer, MCTSPlayer, RandomPlayer
 
 from conftest import minimax_winner
 
@@ -39,7 +39,7 @@ def test_mcts_player_keeps_its_tree_between_moves():
     """MCTSPlayer's moves equal one MCTS that searches each decision and advances through the moves between."""
     player = MCTSPlayer(iterations=600, seed=4)
     opponent = RandomPlayer(seed=4)
-    mcts = MCTS(seed=4)
+    mcts = MCTS(seed=4, leaf_playouts=PLAYER_LEAF_PLAYOUTS)      # the player's search
     pos = Position(5)
     searched = None
     while not pos.is_game_over():
@@ -114,7 +114,7 @@ def test_nokomi_opening_stone_is_the_most_balanced():
         pos = Position(4, "nokomi", scoring)
         move = MCTSPlayer(iterations=3000, seed=9).choose_move(pos.copy())
         assert move.name != "button" and move in pos.legal_moves()
-        result = MCTS(seed=9).search(pos, iterations=3000)      # the player's search, the same seed
+        result = MCTS(seed=9, leaf_playouts=PLAYER_LEAF_PLAYOUTS).search(pos, iterations=3000)   # the player's
         visited = [m for m, n in result.visits.items() if n >= max(1, result.iterations // 200)]
         if scoring == "standard":
             assert all(abs(result.scores[move]) <= abs(result.scores[m]) for m in visited)
