@@ -357,33 +357,36 @@ cdef void _solve_root_moves(Tree* t) noexcept nogil:
     _bounds_from_children(t, root)
 
 
-cdef void _secure_hint(Tree* t, Node* root, PosState* p, int hint) noexcept nogil:
+cdef Node* _child_with_move(Tree* t, Node* n, int move) noexcept nogil:
+    """``n``'s child for ``move`` (``n`` expanded), NULL if it has none."""
+    cdef int i
+    for i in range(n.nchildren):
+        if t.nodes[n.first_child + i].move == move:
+            return &t.nodes[n.first_child + i]
+    return NULL
+
+
+cdef void _secure_hint(Tree* t, Node* root, Node* ch, PosState* p) noexcept nogil:
     """An unsolved middlegame root with a bound proven on its mover's side: the
-    solver's table move is most likely the move that proved it.  A threshold solve of
-    that move on the same table (cheap if so) gives the move the bound, so that the
-    move choice can play a move proven to keep it (MCTS._best_move)."""
+    solver's table move (``ch``) is most likely the move that proved it.  A threshold
+    solve of that move on the same table (cheap if so) gives the move the bound, so that
+    the move choice can play a move proven to keep it (MCTS._best_move)."""
     cdef bint black = t.root_state.h.to_move == BLACK
     cdef int32_t bound = root.lower if black else root.upper
     cdef int64_t nodes
-    cdef int i, answer
-    cdef Node* ch
+    cdef int answer
     if (bound <= -t.bound) if black else (bound >= t.bound):
         return                                   # nothing proven for the mover
-    for i in range(root.nchildren):
-        ch = &t.nodes[root.first_child + i]
-        if ch.move != hint:
-            continue
-        if ((ch.lower >= bound) if black else (ch.upper <= bound)) or _play_root_child(t, ch, p):
-            return
-        # "is it at least the bound?" for Black; "at least the bound + 1?" (no) for White
-        answer = exact_threshold(t.root_exact, p, HINT_SOLVER_NODES, bound if black else bound + 1, &nodes)
-        t.solver_calls += 1
-        t.solver_nodes += nodes
-        if black and answer > 0:
-            _tighten(ch, bound, ch.upper)
-        elif not black and answer < 0:
-            _tighten(ch, ch.lower, bound)
+    if ((ch.lower >= bound) if black else (ch.upper <= bound)) or _play_root_child(t, ch, p):
         return
+    # "is it at least the bound?" for Black; "at least the bound + 1?" (no) for White
+    answer = exact_threshold(t.root_exact, p, HINT_SOLVER_NODES, bound if black else bound + 1, &nodes)
+    t.solver_calls += 1
+    t.solver_nodes += nodes
+    if black and answer > 0:
+        _tighten(ch, bound, ch.upper)
+    elif not black and answer < 0:
+        _tighten(ch, ch.lower, bound)
 
 
 cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
@@ -399,7 +402,7 @@ cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
     cdef Node* ch
     cdef int32_t lo = root.lower, hi = root.upper
     cdef int64_t nodes, left = t.root_budget
-    cdef int i, guess = <int>root.score, hint = -1, ignored
+    cdef int guess = <int>root.score, hint = -1, ignored
     if left < MIN_SOLVER_NODES or t.stop:
         return False
     if t.root_exact == NULL:
@@ -420,20 +423,17 @@ cdef bint _solve_middlegame_root(Tree* t, double deadline) noexcept nogil:
         guess = max(lo, min(guess, hi))
     if hint < 0 or (root.first_child < 0 and not _expand(t, root, p)):
         return False
+    ch = _child_with_move(t, root, hint)
     if lo != hi:
-        _secure_hint(t, root, p, hint)
+        if ch != NULL:
+            _secure_hint(t, root, ch, p)
         return False
-    for i in range(root.nchildren):
-        ch = &t.nodes[root.first_child + i]
-        if ch.move != hint:
-            continue
-        if not _play_root_child(t, ch, p):
-            exact_solve(t.root_exact, p, max(t.root_budget, MIN_SOLVER_NODES), lo, &lo, &hi, &nodes, &ignored)
-            t.solver_calls += 1
-            t.solver_nodes += nodes
-            _tighten(ch, lo, hi)
-            ch.flags |= SOLVER_TRIED
-        break
+    if ch != NULL and not _play_root_child(t, ch, p):
+        exact_solve(t.root_exact, p, max(t.root_budget, MIN_SOLVER_NODES), lo, &lo, &hi, &nodes, &ignored)
+        t.solver_calls += 1
+        t.solver_nodes += nodes
+        _tighten(ch, lo, hi)
+        ch.flags |= SOLVER_TRIED
     _bounds_from_children(t, root)
     return _settled(t, root)
 
@@ -715,8 +715,8 @@ cdef class MCTS:
     solver spent.
 
     ``leaf_playouts`` playouts start from each leaf an iteration reaches (default 1),
-    each backed up as one visit: the descent's cost is shared, and an iteration costs
-    about as many playouts (docs/strength.md).
+    each backed up as one visit: they share the descent, so an iteration of two costs
+    about one and a half of one.  ``MCTSPlayer`` uses two (docs/strength.md).
 
     The learned move prior (:mod:`catena.prior`, the weights shipped in the package):
     ``prior_weight`` > 0 adds ``prior_weight * P / (visits + 1)`` to a child's score in

@@ -96,7 +96,7 @@ class FlatMonteCarloPlayer:
         return max(rates, key=lambda colour: rates[colour])
 
 
-PLAYER_LEAF_PLAYOUTS = 2   # MCTSPlayer's MCTS(leaf_playouts=) unless given
+PLAYER_LEAF_PLAYOUTS = 2   # MCTSPlayer's MCTS(leaf_playouts=) unless given: it wins more (docs/strength.md)
 
 
 class MCTSPlayer:
@@ -134,7 +134,6 @@ class MCTSPlayer:
             raise ValueError("give a budget: iterations and/or seconds")
         self.iterations = optional_integer(iterations, "iterations", minimum=1)
         self.seconds = optional_real(seconds, "seconds", positive=True, finite=True)
-        # two playouts a leaf: +119 Elo against bfcdebc where one gives +67 (docs/strength.md)
         mcts_options.setdefault("leaf_playouts", PLAYER_LEAF_PLAYOUTS)
         self.mcts = MCTS(seed=seed, **mcts_options)
         self._searched: Optional[list[str]] = None   # moves of the position at the tree's root
