@@ -36,7 +36,7 @@ mirror ``SearchParams`` sits in the shared state); docs/side4.md keeps the
 measurements behind each default and the techniques that were tried and dropped.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.stdio cimport FILE, fopen, fclose, fwrite, fread, fseek, SEEK_SET
 from libc.errno cimport errno, EIO
@@ -52,7 +52,7 @@ import dataclasses
 import os
 import threading
 
-from catena._validate import integer, real
+from catena._validate import boolean, integer, real
 
 cdef extern from *:
     """
@@ -183,6 +183,7 @@ ctypedef struct SearchParams:
     int abdada_min
     int near_max
     int near_mb
+    int replies_beside   # after the table move, the moves beside the last stone first (_order)
 
 
 ctypedef struct Entry:
@@ -236,6 +237,8 @@ ctypedef struct Solver:
     uint16_t cells[MAX_PLY][MAX_LIST]
     uint16_t moves[MAX_PLY][MAX_MOVES]
     uint16_t deferred[MAX_PLY][MAX_MOVES]
+    uint16_t line[MAX_PLY]           # the move made at each ply of the line being searched
+    uint8_t beside[MAX_MOVES]        # _order's marks of the cells beside the last stone (kept 0)
 
 
 # ---------------------------------------------------------------------------
@@ -516,8 +519,18 @@ cdef inline void _score_cutoff(int64_t* history, const uint16_t* moves, int trie
         history[moves[j]] -= malus * bonus
 
 
-cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexcept nogil:
-    """Table move first, then by history score; where the moves after the table move start."""
+cdef inline bint _replies_beside(const Shared* sh, const PosState* p) noexcept nogil:
+    """Whether _order puts the moves beside the last stone first: in the game types of one
+    stone a turn under margin scorings, where it measured fewer nodes (docs/side4.md); under
+    longest ribbon and in double placement it measured more."""
+    return sh.params.replies_beside and not sh.longest and p.game_type != GAME_DOUBLE
+
+
+cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first, int ply) noexcept nogil:
+    """Table move first, then by history score, except that where _replies_beside holds the
+    moves beside the stone just placed come before the others (in history order within each
+    group): a reply on the spot most often refutes.  Returns where the moves after the table
+    move start."""
     cdef int i
     for i in range(n):
         if moves[i] == first:
@@ -526,6 +539,23 @@ cdef int _order(Solver* s, PosState* p, uint16_t* moves, int n, int first) noexc
             break
     cdef int start = 1 if n and moves[0] == first else 0
     _sort_by(moves, n, start, s.history + p.h.to_move * MAX_MOVES)
+    if ply == 0 or not _replies_beside(s.sh, p) or s.line[ply - 1] >= p.ncells:
+        return start
+    cdef int last = s.line[ply - 1], j, near = start, far = 0
+    cdef uint16_t rest[MAX_MOVES]
+    for j in range(p.geo.nnb[last]):
+        s.beside[p.geo.nb[last][j]] = 1
+    for i in range(start, n):
+        if s.beside[moves[i]]:              # the button's index (ncells) is never marked
+            moves[near] = moves[i]
+            near += 1
+        else:
+            rest[far] = moves[i]
+            far += 1
+    for i in range(far):
+        moves[near + i] = rest[i]
+    for j in range(p.geo.nnb[last]):
+        s.beside[p.geo.nb[last][j]] = 0
     return start
 
 
@@ -593,7 +623,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
     cdef int n = gen_moves(p, moves), i, v, best_move = NO_MOVE, ndeferred = 0, m, slot = 0
     cdef bint defer = sh.nthreads > 1 and p.h.nlegal >= sh.params.abdada_min
     cdef uint64_t child = 0           # set whenever defer is: initialised for the compiler
-    cdef int start = _order(s, p, moves, n, first)
+    cdef int start = _order(s, p, moves, n, first, ply)
     if ply == 0 and p.h.nblack_stones + p.h.nwhite_stones < sh.sym_stones:
         _order_root(s, p, moves, n, start)
     cdef bint maximising = p.h.to_move == BLACK
@@ -615,6 +645,7 @@ cdef int _search(Solver* s, PosState* p, int ply, int alpha, int beta) noexcept 
             catena_store64(&sh.busy[slot], child)
         if ply < FOCUS_PLIES and s.id == 0:
             _note_focus(sh, ply, m, i + 1 if i < n else n, n)
+        s.line[ply] = m
         v = _search(s, p, ply + 1, a, b)
         if defer and catena_load64(&sh.busy[slot]) == child:
             catena_store64(&sh.busy[slot], 0)
@@ -749,7 +780,7 @@ cdef int _keeping_move(Solver* s, Shared* sh, PosState* p, int target) noexcept 
     cdef Undo u
     cdef bint maximising = p.h.to_move == BLACK
     cdef int n = gen_moves(p, moves), i, g
-    _order(s, p, moves, n, _table_move(sh, p))
+    _order(s, p, moves, n, _table_move(sh, p), 0)
     for i in range(n):
         make_move_solver_key_only(p, moves[i], &u, cells)
         s.halted = 0
@@ -948,6 +979,8 @@ class SolverParams:
     (-1: none).  ``guess_cells`` / ``guess_iterations``: a solve given no guess starts MTD(f)
     from the margin a seeded MCTS of that many iterations expects, on positions with at least
     that many legal cells (fewer solve about as fast as the MCTS runs), else from 0.
+    ``replies_beside``: after the table move, the moves beside the stone just placed are
+    searched first (in game types komi and no komi under standard and square scoring).
     """
 
     history_malus: int = 8
@@ -956,6 +989,7 @@ class SolverParams:
     near_mb: int = 16
     guess_cells: int = 27
     guess_iterations: int = 20_000
+    replies_beside: bool = True
 
     def __post_init__(self):
         integer(self.history_malus, "history_malus", 0, 1 << 20)
@@ -964,6 +998,7 @@ class SolverParams:
         integer(self.near_mb, "near_mb", 1, 1 << 16)
         integer(self.guess_cells, "guess_cells", 0, MAX_MOVES + 1)
         integer(self.guess_iterations, "guess_iterations", 1, 1 << 30)
+        boolean(self.replies_beside, "replies_beside")
 
 
 def _checked_params(params):
@@ -980,6 +1015,7 @@ cdef void _params_into(SearchParams* out, params):
     out.abdada_min = params.abdada_min
     out.near_max = params.near_max
     out.near_mb = params.near_mb
+    out.replies_beside = params.replies_beside
 
 
 cdef SearchParams DEFAULT_PARAMS         # SolverParams()'s, for C callers (exact_new)
@@ -1467,7 +1503,7 @@ cdef class TableSolver:
         self._enter(pos)
         try:
             n = gen_moves(self.s.root, moves)
-            _order(self.s, self.s.root, moves, n, _table_move(self.sh, self.s.root))
+            _order(self.s, self.s.root, moves, n, _table_move(self.sh, self.s.root), 0)
         finally:
             self._leave()
         return [moves[i] for i in range(n)]

@@ -217,7 +217,7 @@ def test_big_table_with_near_leaf_table(values):
 
 
 @pytest.mark.parametrize("setting", [{"near_max": -1}, {"near_max": 20, "near_mb": 1}, {"history_malus": 0},
-                                     {"abdada_min": 0}])
+                                     {"abdada_min": 0}, {"replies_beside": False}])
 def test_tuned_searches_keep_values(values, setting):
     """The search's tunables (SolverParams, measured in docs/side4.md) change its speed, not its values."""
     params = SolverParams(**setting)
@@ -236,7 +236,8 @@ def test_bad_params(params, error):
 
 
 @pytest.mark.parametrize("setting, error", [({"history_malus": -1}, ValueError), ({"near_max": 1.5}, TypeError),
-                                            ({"near_mb": 0}, ValueError), ({"abdada_min": "12"}, TypeError)])
+                                            ({"near_mb": 0}, ValueError), ({"abdada_min": "12"}, TypeError),
+                                            ({"replies_beside": 1}, TypeError)])
 def test_bad_solver_params(setting, error):
     with pytest.raises(error):
         SolverParams(**setting)
@@ -260,7 +261,7 @@ def test_command_line_checkpoint_and_window(tmp_path):
         return subprocess.run([sys.executable, "-m", "catena", "solve", "--size", "3", *args],
                               capture_output=True, text=True, cwd=tmp_path, timeout=300)
 
-    first = run("--checkpoint", "s3.ckpt", "--max-nodes", "50000", "--threads", "1")
+    first = run("--checkpoint", "s3.ckpt", "--max-nodes", "10000", "--threads", "1")
     assert first.returncode == 1 and "unsolved" in first.stdout, first.stdout + first.stderr
     assert (tmp_path / "s3.ckpt").exists()
     done = run("--checkpoint", "s3.ckpt", "--threads", "2")
