@@ -318,7 +318,7 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after this many seconds with the bounds proven so far (default: no limit)")
     parser.add_argument("--max-nodes", type=int, default=None,
                         help="stop after this many nodes with the bounds proven so far; without either "
-                             "limit (or a checkpoint), positions estimated at more than ten minutes are "
+                             "limit (or a checkpoint), positions estimated at more than half an hour are "
                              "refused (default: no limit)")
     parser.add_argument("--tt-mb", type=int, default=64,
                         help="transposition table size in MB (default: 64; with --ray, MB a worker)")

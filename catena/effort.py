@@ -8,7 +8,10 @@ types and scorings follow the same trend only roughly.  Those positions came fro
 random play, whose lopsided values make null windows close fast; a position of an
 even game takes more (the empty side-4 board, 37 legal cells, took more than 2 x 10^10 nodes
 against the 4 x 10^9 estimated here), so beyond the measured k = 30 the estimate is
-a lower bound and says so.
+a lower bound and says so.  Square scoring's values spread over hundreds of half points,
+so MTD(f) needs more windows: the empty side-3 board took 2.2 times standard scoring's nodes
+and the empty side-4 board more than 3.6 times (docs/side4.md), so its estimate is four times
+as much.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ if TYPE_CHECKING:
 
 NODES_AT_14 = 2_700          # median solver nodes at 14 legal cells (docs/side4.md)
 GROWTH = 1.85                # work factor per extra legal cell
+SQUARE_FACTOR = 4            # square scoring's work over standard scoring's
 NODES_PER_SECOND = 3e6       # solver speed on small boards (docs/benchmarks.md)
-REFUSE_SECONDS = 600.0       # without a limit, refuse a solve estimated to run longer
+REFUSE_SECONDS = 1800.0      # without a limit, refuse a solve estimated to run longer: the
+                             # empty side-4 board (estimated 21 minutes) solves in 18 (docs/side4.md)
 
 
 def legal_cells(pos: Position) -> int:
@@ -39,7 +44,8 @@ def solve_nodes(pos: Position) -> float:
     >>> _power(solve_nodes(catena.Position(size=4)))
     '4 x 10^9'
     """
-    return NODES_AT_14 * GROWTH ** (legal_cells(pos) - 14)
+    factor = SQUARE_FACTOR if pos.scoring == "square" else 1
+    return factor * NODES_AT_14 * GROWTH ** (legal_cells(pos) - 14)
 
 
 def duration(seconds: float) -> str:
@@ -78,8 +84,9 @@ def check_solvable(pos: Position, what: str = "solving this position exactly",
     seconds = nodes / NODES_PER_SECOND
     if seconds <= REFUSE_SECONDS:
         return
+    square = f", {SQUARE_FACTOR} times more under square scoring" if pos.scoring == "square" else ""
     # refused estimates all lie beyond the measured range (34 legal cells and more), so lower bounds
     raise TooMuchWorkError(
         f"{what} would take at least of the order of {_power(nodes)} nodes, more than {duration(seconds)} "
         f"at {NODES_PER_SECOND / 1e6:g} million nodes a second ({legal_cells(pos)} legal cells; the work "
-        f"grows about {GROWTH:.1f} times per legal cell, faster in an even game, docs/side4.md): {limit_hint}")
+        f"grows about {GROWTH:.1f} times per legal cell, faster in an even game{square}, docs/side4.md): {limit_hint}")

@@ -157,8 +157,8 @@ def solve(pos: Position, max_seconds: Optional[float] = None, max_nodes: Optiona
     search (``static_bounds``).  Ctrl-C stops it the same way; once the value is
     proven, Ctrl-C during the walk of its principal variation keeps the value and
     the line walked so far (``pv`` then stops short of the game's end).
-    Without either limit, a position estimated to take more than ten minutes
-    (:mod:`catena.effort`; the empty side-4 board: hours) raises TooMuchWorkError
+    Without either limit, a position estimated to take more than half an hour
+    (:mod:`catena.effort`; the empty side-5 board: years) raises TooMuchWorkError
     with the estimate.
     ``progress(nodes, seconds, lower, upper)`` is called about five times a second;
     a callback that has a ``focus`` parameter also gets a SolveFocus (the null

@@ -31,14 +31,18 @@ def test_estimate_grows_with_the_legal_cells():
     assert effort.legal_cells(pos) < 37
     assert effort.solve_nodes(pos) < before / 1.5     # one legal cell fewer: 1.85 times less work
     assert 1e9 < before < 1e10                         # the side-4 order of docs/side4.md
+    square = catena.Position(4, "komi", "square", 0)
+    assert effort.solve_nodes(square) == effort.SQUARE_FACTOR * before    # more windows
 
 
 def test_solve_refuses_hours_of_work_at_once_and_says_how_long():
     start = time.perf_counter()
     # beyond the 30 legal cells the growth was measured at, so a lower bound
-    with pytest.raises(TooMuchWorkError, match=r"at least of the order of 4 x 10\^9 nodes, more than 21 minutes"
-                                               r".*faster in an even game.*max_seconds or max_nodes"):
-        catena.solve(catena.Position(size=4))
+    with pytest.raises(TooMuchWorkError, match=r"at least of the order of 2 x 10\^10 nodes, more than 84 minutes"
+                                               r".*faster in an even game, 4 times more under square scoring"
+                                               r".*max_seconds or max_nodes"):
+        catena.solve(catena.Position(4, "komi", "square", 0))
+    effort.check_solvable(catena.Position(size=4))      # standard scoring: 21 minutes, solved in 18
     with pytest.raises(TooMuchWorkError, match=r"10\^\d+ years"):
         catena.solve(catena.Position(size=10))
     assert time.perf_counter() - start < 2
@@ -66,7 +70,7 @@ def test_fair_komi_refuses_large_boards_or_takes_a_limit():
 
 
 def test_cli_solve_refuses_without_a_limit(tmp_path):
-    proc = run(["solve", "--size", "4"], tmp_path)
+    proc = run(["solve", "--size", "4", "--scoring", "square"], tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("catena: solving this position exactly would take")
     assert "--seconds or --max-nodes" in proc.stderr
