@@ -29,7 +29,7 @@ GROWTH = 1.85                # work factor per extra legal cell
 SQUARE_FACTOR = 4            # square scoring's work over standard scoring's
 NODES_PER_SECOND = 3e6       # solver speed on small boards (docs/benchmarks.md)
 REFUSE_SECONDS = 1800.0      # without a limit, refuse a solve estimated to run longer: the
-                             # empty side-4 board (estimated 21 minutes) solves in 18 (docs/side4.md)
+                             # empty side-4 board (estimated 21 minutes) solves in 15 (docs/side4.md)
 
 
 def legal_cells(pos: Position) -> int:

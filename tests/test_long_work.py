@@ -42,7 +42,7 @@ def test_solve_refuses_hours_of_work_at_once_and_says_how_long():
                                                r".*faster in an even game, 4 times more under square scoring"
                                                r".*max_seconds or max_nodes"):
         catena.solve(catena.Position(4, "komi", "square", 0))
-    effort.check_solvable(catena.Position(size=4))      # standard scoring: 21 minutes, solved in 18
+    effort.check_solvable(catena.Position(size=4))      # standard scoring: 21 minutes, solved in 15
     with pytest.raises(TooMuchWorkError, match=r"10\^\d+ years"):
         catena.solve(catena.Position(size=10))
     assert time.perf_counter() - start < 2
