@@ -91,6 +91,24 @@ def proven_entry(size: int, game_type: str = "komi", scoring: str = "standard",
     return entry
 
 
+def proven_first_stone(size: int, scoring: str, cell: str) -> ProvenValue | None:
+    """The proven value of game type "nokomi" after P1's first stone on ``cell``, if known:
+    its own solve, or the komi game at komi 0 when ``cell`` is (up to the board's
+    symmetries) that game's best first move, which leaves the same game (R17, R18).
+
+    >>> proven_first_stone(4, "standard", "D4").value
+    9.5
+    """
+    entry = PROVEN_FIRST_STONES.get((size, scoring, cell))
+    played = PROVEN.get((size, "komi", scoring))
+    if entry is None and played is not None and played.pv and played.pv[0] != "button":
+        names = cells(size)
+        best, index = names.index(played.pv[0]), names.index(cell)
+        if any(sym[best] == index for sym in symmetries(size)):
+            return played
+    return entry
+
+
 def proven_value(size: int, game_type: str = "komi", scoring: str = "standard") -> float | None:
     """The value of the empty board at komi 0 if it is proven (:func:`proven_entry`), else None.
 
@@ -270,7 +288,7 @@ def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list
     with best play after it, and the colour that wins for P2."""
     size = check_size(size)
     orbits = first_stone_classes(size)
-    proven = {name: PROVEN_FIRST_STONES.get((size, scoring, name)) for name in orbits}
+    proven = {name: proven_first_stone(size, scoring, name) for name in orbits}
     unproven = [name for name in orbits if proven[name] is None]
     solved = dict(solve_after(Position(size, "nokomi", scoring, 0), unproven, tt_mb=tt_mb))
     rows = []
@@ -378,7 +396,7 @@ def solved_markdown(sizes: tuple[int, ...] = (1, 2, 3), tt_mb: int = 256,
         out += _opening_rows(size, scoring, tt_mb)
     for size in proven_sizes:
         for scoring in SCORINGS:
-            if all((size, scoring, cell) in PROVEN_FIRST_STONES for cell in first_stone_classes(size)):
+            if all(proven_first_stone(size, scoring, cell) for cell in first_stone_classes(size)):
                 out += _opening_rows(size, scoring, tt_mb)
     out += ["", "## How the larger boards were proven", "",
             "Each value above that no `python -m catena solved` run computes: the position (game type,",

@@ -740,6 +740,22 @@ def test_a_no_komi_value_follows_from_the_komi_game():
     assert catena.solved.proven_value(5, "nokomi", "standard") is None
 
 
+def test_a_first_stone_value_follows_from_the_komi_games_best_first_move(monkeypatch):
+    """proven_first_stone: the komi game's value stands for the no-komi game after its best
+    first stone, and after any stone symmetric to it, never after another stone."""
+    for (size, game_type, scoring), entry in catena.solved.PROVEN.items():
+        if game_type == "komi" and entry.pv[0] != "button":
+            own = catena.solved.PROVEN_FIRST_STONES.get((size, scoring, entry.pv[0]))
+            found = catena.solved.proven_first_stone(size, scoring, entry.pv[0])
+            assert found is (own or entry) and found.value == entry.value     # its own solve first
+    played = catena.solved.PROVEN[4, "komi", "standard"]
+    monkeypatch.setitem(catena.solved.PROVEN, (4, "komi", "standard"),
+                        dataclasses.replace(played, pv=("G4",) + played.pv[1:]))   # a corner
+    assert catena.solved.proven_first_stone(4, "standard", "A1").pv[0] == "G4"
+    assert catena.solved.proven_first_stone(4, "standard", "A2") is None
+    assert catena.solved.proven_first_stone(4, "standard", "D4") is None
+
+
 @pytest.mark.parametrize("size", [2, 3])
 def test_longest_ribbon_komis_black_wins_come_first(size):
     """The premise of proven_longest_winner: more komi never turns a White win into a Black one
