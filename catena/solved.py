@@ -85,10 +85,15 @@ def proven_entry(size: int, game_type: str = "komi", scoring: str = "standard",
         return PROVEN_KOMI.get((size, scoring, komi)) if game_type == "komi" else None
     entry = PROVEN.get((size, game_type, scoring))
     if entry is None and game_type == "nokomi":
-        played = PROVEN.get((size, "komi", scoring))
-        if played is not None and played.pv and played.pv[0] != "button":
-            return played
+        return _opened_with_a_stone(size, scoring)
     return entry
+
+
+def _opened_with_a_stone(size: int, scoring: str) -> ProvenValue | None:
+    """The proven komi game at komi 0 if its best first move is a stone (not the button):
+    then the no-komi game after that stone is the same game, with the same value."""
+    played = PROVEN.get((size, "komi", scoring))
+    return played if played is not None and played.pv and played.pv[0] != "button" else None
 
 
 def proven_first_stone(size: int, scoring: str, cell: str) -> ProvenValue | None:
@@ -100,11 +105,10 @@ def proven_first_stone(size: int, scoring: str, cell: str) -> ProvenValue | None
     9.5
     """
     entry = PROVEN_FIRST_STONES.get((size, scoring, cell))
-    played = PROVEN.get((size, "komi", scoring))
-    if entry is None and played is not None and played.pv and played.pv[0] != "button":
+    played = _opened_with_a_stone(size, scoring)
+    if entry is None and played is not None:
         names = cells(size)
-        best, index = names.index(played.pv[0]), names.index(cell)
-        if any(sym[best] == index for sym in symmetries(size)):
+        if names.index(cell) in _orbit(size, names.index(played.pv[0])):
             return played
     return entry
 
@@ -272,15 +276,19 @@ def first_stone_classes(size: int) -> dict[str, int]:
     >>> first_stone_classes(2)
     {'A1': 6, 'B2': 1}
     """
-    names = cells(size)
     seen: set[int] = set()
     classes = {}
-    for index, name in enumerate(names):
+    for index, name in enumerate(cells(size)):
         if index not in seen:
-            orbit = {sym[index] for sym in symmetries(size)}
+            orbit = _orbit(size, index)
             seen |= orbit
             classes[name] = len(orbit)
     return classes
+
+
+def _orbit(size: int, index: int) -> set[int]:
+    """The cells the board's symmetries map cell ``index`` to."""
+    return {sym[index] for sym in symmetries(size)}
 
 
 def nokomi_table(size: int, scoring: str = "standard", tt_mb: int = 256) -> list[OpeningRow]:
