@@ -751,6 +751,7 @@ def test_a_first_stone_value_follows_from_the_komi_games_best_first_move(monkeyp
     played = catena.solved.PROVEN[4, "komi", "standard"]
     monkeypatch.setitem(catena.solved.PROVEN, (4, "komi", "standard"),
                         dataclasses.replace(played, pv=("G4",) + played.pv[1:]))   # a corner
+    monkeypatch.setattr(catena.solved, "PROVEN_FIRST_STONES", {})                  # no own solves
     assert catena.solved.proven_first_stone(4, "standard", "A1").pv[0] == "G4"
     assert catena.solved.proven_first_stone(4, "standard", "A2") is None
     assert catena.solved.proven_first_stone(4, "standard", "D4") is None
